@@ -1,0 +1,143 @@
+/* Backend lookup by name and the NULL-checking wrappers around the interface slots. */
+/* SPDX-License-Identifier: MIT */
+#include "backend.h"
+
+#include <string.h>
+
+#include "log.h"
+
+const char *gc_backend_available(void)
+{
+#ifdef GC_ENABLE_CUDA
+    return "cpu, cuda";
+#else
+    return "cpu";
+#endif
+}
+
+enum gc_status gc_backend_create(const char *name, const struct gc_backend_options *opt,
+                                 struct gc_backend **out)
+{
+    static const struct gc_backend_options defaults = {0};
+    enum gc_status st;
+
+    *out = NULL;
+    if (!opt)
+        opt = &defaults;
+    if (!name || strcmp(name, "auto") == 0) {
+#ifdef GC_ENABLE_CUDA
+        struct gc_backend_options quiet = *opt;
+        quiet.quiet = 1;
+        st = gc_backend_cuda_create(&quiet, out);
+        if (st == GC_OK) {
+            if (!opt->quiet)
+                gc_log_info("backend: cuda on %s (auto: a usable CUDA device was found)",
+                            gc_backend_device_name(*out));
+            return GC_OK;
+        }
+        st = gc_backend_cpu_create(opt, out);
+        if (st == GC_OK && !opt->quiet)
+            gc_log_info("backend: cpu (auto: no usable CUDA device; --backend cuda says why)");
+        return st;
+#else
+        st = gc_backend_cpu_create(opt, out);
+        if (st == GC_OK && !opt->quiet)
+            gc_log_info("backend: cpu (auto: this build has no CUDA support)");
+        return st;
+#endif
+    }
+    if (strcmp(name, "cpu") == 0)
+        return gc_backend_cpu_create(opt, out);
+    if (strcmp(name, "cuda") == 0) {
+#ifdef GC_ENABLE_CUDA
+        return gc_backend_cuda_create(opt, out);
+#else
+        gc_log_error("backend 'cuda' is not available: this build was made without CUDA "
+                     "(configure with a CUDA compiler present); available: %s",
+                     gc_backend_available());
+        return GC_ERR_UNSUPPORTED;
+#endif
+    }
+    gc_log_error("unknown backend '%s'; available: auto, %s", name, gc_backend_available());
+    return GC_ERR_INVALID;
+}
+
+void gc_backend_destroy(struct gc_backend *b)
+{
+    if (b && b->iface && b->iface->destroy)
+        b->iface->destroy(b);
+}
+
+enum gc_status gc_backend_upload(struct gc_backend *b, const struct gc_bodies *src)
+{
+    enum gc_status st;
+    if (!src || src->n == 0)
+        return GC_ERR_INVALID;
+    st = b->iface->upload(b, src);
+    if (st == GC_OK)
+        b->n = src->n;
+    return st;
+}
+
+enum gc_status gc_backend_download(struct gc_backend *b, struct gc_bodies *dst)
+{
+    if (!dst || dst->n != b->n)
+        return GC_ERR_INVALID;
+    return b->iface->download(b, dst);
+}
+
+enum gc_status gc_backend_accel(struct gc_backend *b, float eps2)
+{
+    return b->iface->accel(b, eps2);
+}
+
+enum gc_status gc_backend_kick(struct gc_backend *b, float dt)
+{
+    return b->iface->kick(b, dt);
+}
+
+enum gc_status gc_backend_drift(struct gc_backend *b, float dt)
+{
+    return b->iface->drift(b, dt);
+}
+
+enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
+{
+    enum gc_status st;
+    if (b->iface->kick_drift)
+        return b->iface->kick_drift(b, dt_kick, dt_drift);
+    st = b->iface->kick(b, dt_kick);
+    return st != GC_OK ? st : b->iface->drift(b, dt_drift);
+}
+
+enum gc_status gc_backend_export_positions(struct gc_backend *b, struct gc_render_buffer *dst)
+{
+    return b->iface->export_positions(b, dst);
+}
+
+enum gc_status gc_backend_potential(struct gc_backend *b, float eps2, double *w)
+{
+    if (!b->iface->potential)
+        return GC_ERR_UNSUPPORTED;
+    return b->iface->potential(b, eps2, w);
+}
+
+enum gc_status gc_backend_sync(struct gc_backend *b)
+{
+    return b->iface->sync ? b->iface->sync(b) : GC_OK;
+}
+
+enum gc_status gc_backend_render_detach(struct gc_backend *b)
+{
+    return b->iface->render_detach ? b->iface->render_detach(b) : GC_OK;
+}
+
+const char *gc_backend_name(const struct gc_backend *b)
+{
+    return b->iface->name;
+}
+
+const char *gc_backend_device_name(const struct gc_backend *b)
+{
+    return b->iface->device_name ? b->iface->device_name(b) : b->iface->name;
+}

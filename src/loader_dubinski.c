@@ -1,0 +1,284 @@
+/* Parses and validates Dubinski-format body tables; zlib reads plain and gzip files alike. */
+/* SPDX-License-Identifier: MIT */
+#include "loader_dubinski.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "log.h"
+
+const unsigned char gc_layout_tags[GC_LAYOUT_BLOCKS] = {
+    GC_TAG(0, GC_DISK), GC_TAG(1, GC_DISK), GC_TAG(0, GC_BULGE),
+    GC_TAG(1, GC_BULGE), GC_TAG(0, GC_HALO), GC_TAG(1, GC_HALO),
+};
+const size_t gc_dubinski_blocks[GC_LAYOUT_BLOCKS] = {16384, 16384, 8192, 8192, 16384, 16384};
+
+/* Longest accepted line: a row of 7 %g numbers is ~80 bytes; generous for other writers. */
+#define MAX_LINE 1024
+
+struct rows {
+    float *v;   /* 7 floats per row */
+    size_t n, cap;
+};
+
+static int grow(struct rows *r)
+{
+    size_t cap = r->cap ? 2 * r->cap : 4096;
+    float *v;
+    if (cap > GC_MAX_BODIES)
+        cap = GC_MAX_BODIES;
+    v = realloc(r->v, cap * 7 * sizeof *v);
+    if (!v)
+        return 0;
+    r->v = v;
+    r->cap = cap;
+    return 1;
+}
+
+/* Parses one data row; returns the count of numbers found (stops at 8) or -1 on a token
+ * that is not a number, with *bad pointing at it. */
+static int parse_row(const char *s, double out[7], const char **bad)
+{
+    int k = 0;
+    for (;;) {
+        char *end;
+        double x;
+        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n' || *s == ',')
+            s++;
+        if (*s == '\0')
+            return k;
+        if (k == 7)
+            return 8;
+        errno = 0;
+        x = strtod(s, &end);
+        if (end == s || (*end && !isspace((unsigned char)*end) && *end != ',')) {
+            *bad = s;
+            return -1;
+        }
+        out[k++] = x;
+        s = end;
+    }
+}
+
+static int parse_layout(const char *line, size_t blocks[GC_LAYOUT_BLOCKS])
+{
+    const char *s = line + strlen(GC_LAYOUT_HEADER);
+    for (int i = 0; i < GC_LAYOUT_BLOCKS; i++) {
+        char *end;
+        unsigned long long v;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || v > GC_MAX_BODIES)
+            return 0;
+        blocks[i] = (size_t)v;
+        s = end;
+    }
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+static const char *kColumn[7] = {"mass", "x", "y", "z", "vx", "vy", "vz"};
+
+enum gc_status gc_loader_dubinski_read(const char *path, struct gc_bodies *out)
+{
+    struct rows r = {0};
+    size_t blocks[GC_LAYOUT_BLOCKS] = {0};
+    int has_layout = 0;
+    char line[MAX_LINE + 2];
+    unsigned long lineno = 0;
+    enum gc_status st = GC_OK;
+    gzFile f;
+
+    memset(out, 0, sizeof *out);
+    if (!path || !*path) {
+        gc_log_error("no data file name given");
+        return GC_ERR_INVALID;
+    }
+    f = gzopen(path, "rb");
+    if (!f) {
+        gc_log_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+        return GC_ERR_IO;
+    }
+    gzbuffer(f, 1 << 17);
+
+    for (;;) {
+        double v[7];
+        const char *bad = NULL;
+        size_t len;
+        int k;
+        if (!gzgets(f, line, sizeof line))
+            break;
+        lineno++;
+        len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !gzeof(f)) {
+            gc_log_error("%s:%lu: line longer than %d characters", path, lineno, MAX_LINE);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        if (line[0] == '#') {
+            if (strncmp(line, GC_LAYOUT_HEADER, strlen(GC_LAYOUT_HEADER)) == 0) {
+                if (r.n > 0 || has_layout || !parse_layout(line, blocks)) {
+                    gc_log_error("%s:%lu: bad '%s' header (expected 6 block sizes before the "
+                                 "first row)", path, lineno, GC_LAYOUT_HEADER);
+                    st = GC_ERR_PARSE;
+                    goto done;
+                }
+                has_layout = 1;
+            }
+            continue;
+        }
+        k = parse_row(line, v, &bad);
+        if (k == 0)
+            continue; /* blank line */
+        if (k < 0) {
+            int w = 0;
+            while (bad[w] && !isspace((unsigned char)bad[w]) && w < 20)
+                w++;
+            gc_log_error("%s:%lu: not a number: '%.*s'", path, lineno, w, bad);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        if (k != 7) {
+            gc_log_error("%s:%lu: expected 7 numbers (mass x y z vx vy vz), got %s%d", path,
+                         lineno, k > 7 ? "more than " : "", k > 7 ? 7 : k);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        for (int c = 0; c < 7; c++) {
+            if (!isfinite(v[c]) || fabs(v[c]) > FLT_MAX) {
+                gc_log_error("%s:%lu: %s is not a finite float (%g)", path, lineno, kColumn[c],
+                             v[c]);
+                st = GC_ERR_PARSE;
+                goto done;
+            }
+        }
+        if (!(v[0] > 0.0) || (float)v[0] <= 0.0f) {
+            gc_log_error("%s:%lu: mass must be positive, got %g", path, lineno, v[0]);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        if (r.n == r.cap) {
+            if (r.cap >= GC_MAX_BODIES) {
+                gc_log_error("%s: more than %zu rows; refusing to load", path, GC_MAX_BODIES);
+                st = GC_ERR_INVALID;
+                goto done;
+            }
+            if (!grow(&r)) {
+                gc_log_error("%s: out of memory after %zu rows", path, r.n);
+                st = GC_ERR_NOMEM;
+                goto done;
+            }
+        }
+        for (int c = 0; c < 7; c++)
+            r.v[7 * r.n + c] = (float)v[c];
+        r.n++;
+    }
+
+    /* gzgets returns NULL both at a clean end and on an error: a gzip stream cut short or
+     * corrupted only shows up here. */
+    {
+        int zerr = Z_OK;
+        const char *msg = gzerror(f, &zerr);
+        if (zerr != Z_OK && zerr != Z_STREAM_END) {
+            gc_log_error("%s:%lu: read failed: %s%s", path, lineno + 1,
+                         zerr == Z_ERRNO ? strerror(errno) : msg,
+                         zerr == Z_BUF_ERROR ? " (file truncated?)" : "");
+            st = GC_ERR_IO;
+            goto done;
+        }
+    }
+    if (r.n == 0) {
+        gc_log_error("%s: no data rows (expected lines of 7 numbers: mass x y z vx vy vz)", path);
+        st = GC_ERR_PARSE;
+        goto done;
+    }
+    if (has_layout) {
+        size_t sum = 0;
+        for (int i = 0; i < GC_LAYOUT_BLOCKS; i++)
+            sum += blocks[i];
+        if (sum != r.n) {
+            gc_log_error("%s: '%s' header declares %zu rows but the file has %zu", path,
+                         GC_LAYOUT_HEADER, sum, r.n);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+    } else if (r.n == GC_DUBINSKI_ROWS) {
+        memcpy(blocks, gc_dubinski_blocks, sizeof blocks);
+    } else {
+        blocks[0] = r.n;
+        gc_log_info("%s: %zu rows, not the 81,920 of the Dubinski table and no '%s' header: "
+                    "treating all rows as one component", path, r.n, GC_LAYOUT_HEADER);
+    }
+
+    st = gc_bodies_alloc(out, r.n);
+    if (st != GC_OK)
+        goto done;
+    {
+        size_t i = 0;
+        for (int b = 0; b < GC_LAYOUT_BLOCKS; b++)
+            for (size_t k = 0; k < blocks[b]; k++, i++) {
+                const float *row = &r.v[7 * i];
+                out->pos[4 * i + 0] = row[1];
+                out->pos[4 * i + 1] = row[2];
+                out->pos[4 * i + 2] = row[3];
+                out->pos[4 * i + 3] = row[0];
+                out->vel[4 * i + 0] = row[4];
+                out->vel[4 * i + 1] = row[5];
+                out->vel[4 * i + 2] = row[6];
+                out->vel[4 * i + 3] = 0.0f;
+                out->tag[i] = gc_layout_tags[b];
+            }
+    }
+
+done:
+    free(r.v);
+    gzclose(f);
+    return st;
+}
+
+enum gc_status gc_loader_dubinski_write(const char *path, const struct gc_bodies *b)
+{
+    size_t count[GC_LAYOUT_BLOCKS] = {0};
+    FILE *f;
+    int ok;
+
+    for (size_t i = 0; i < b->n; i++)
+        for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
+            if (b->tag[i] == gc_layout_tags[k])
+                count[k]++;
+    f = fopen(path, "w");
+    if (!f) {
+        gc_log_error("%s: cannot create: %s", path, strerror(errno));
+        return GC_ERR_IO;
+    }
+    fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
+    fprintf(f, "%s %zu %zu %zu %zu %zu %zu\n", GC_LAYOUT_HEADER, count[0], count[1], count[2],
+            count[3], count[4], count[5]);
+    for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
+        for (size_t i = 0; i < b->n; i++) {
+            const float *x = &b->pos[4 * i], *v = &b->vel[4 * i];
+            if (b->tag[i] != gc_layout_tags[k])
+                continue;
+            fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", x[3], x[0], x[1], x[2], v[0],
+                    v[1], v[2]);
+        }
+    ok = !ferror(f);
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        gc_log_error("%s: write failed: %s", path, strerror(errno));
+        return GC_ERR_IO;
+    }
+    return GC_OK;
+}

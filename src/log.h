@@ -1,0 +1,30 @@
+/* The one place that prints messages: errors and warnings to stderr, info to stderr too
+ * so stdout stays clean for machine-readable output (--json, --steps tables). */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_LOG_H
+#define GC_LOG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gc_log_level { GC_LOG_ERROR = 0, GC_LOG_WARN = 1, GC_LOG_INFO = 2, GC_LOG_DEBUG = 3 };
+
+/* Messages above this level are dropped; default GC_LOG_INFO. */
+void gc_log_set_level(enum gc_log_level level);
+
+#if defined(__GNUC__)
+#define GC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GC_PRINTF(a, b)
+#endif
+
+void gc_log_error(const char *fmt, ...) GC_PRINTF(1, 2);
+void gc_log_warn(const char *fmt, ...) GC_PRINTF(1, 2);
+void gc_log_info(const char *fmt, ...) GC_PRINTF(1, 2);
+void gc_log_debug(const char *fmt, ...) GC_PRINTF(1, 2);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,120 @@
+/* Even, mass-preserving thinning of a body set by (galaxy, component) group. */
+/* SPDX-License-Identifier: MIT */
+#include "thin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+#define NGROUPS 8 /* tag values: galaxy bit 2, component bits 0-1 */
+
+static int eligible(unsigned tag, int include_halo)
+{
+    return GC_TAG_COMPONENT(tag) != GC_HALO || include_halo;
+}
+
+size_t gc_thin_eligible(const struct gc_bodies *all, int include_halo)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < all->n; i++)
+        c += eligible(all->tag[i], include_halo);
+    return c;
+}
+
+enum gc_status gc_thin_select(const struct gc_bodies *all, size_t n, int include_halo,
+                              struct gc_bodies *out)
+{
+    size_t size[NGROUPS] = {0}, take[NGROUPS] = {0}, seen[NGROUPS] = {0}, got[NGROUPS] = {0};
+    double mass_all[NGROUPS] = {0}, mass_taken[NGROUPS] = {0};
+    size_t total = 0, groups = 0, assigned = 0, j = 0;
+    enum gc_status st;
+
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < all->n; i++) {
+        unsigned t = all->tag[i] & (NGROUPS - 1);
+        if (!eligible(t, include_halo))
+            continue;
+        size[t]++;
+        mass_all[t] += all->pos[4 * i + 3];
+    }
+    for (int g = 0; g < NGROUPS; g++) {
+        total += size[g];
+        groups += size[g] > 0;
+    }
+    if (n == 0)
+        n = total;
+    if (total == 0) {
+        gc_log_error("no eligible bodies to choose from");
+        return GC_ERR_INVALID;
+    }
+    if (n > total) {
+        if (!include_halo && gc_thin_eligible(all, 1) >= n)
+            gc_log_error("N = %zu is more than the %zu disk and bulge bodies available; "
+                         "add --halo to use up to %zu", n, total, gc_thin_eligible(all, 1));
+        else
+            gc_log_error("N = %zu is more than the %zu bodies available", n, total);
+        return GC_ERR_INVALID;
+    }
+    if (n < groups) {
+        gc_log_error("N = %zu is too small: need at least one body for each of the %zu "
+                     "components", n, groups);
+        return GC_ERR_INVALID;
+    }
+
+    /* Largest-remainder apportionment with one body guaranteed per group, so every
+     * component keeps its mass even at tiny N. */
+    {
+        double rem[NGROUPS];
+        size_t left = n - groups;
+        size_t base_total = total;
+        for (int g = 0; g < NGROUPS; g++) {
+            if (!size[g]) {
+                rem[g] = -1.0;
+                continue;
+            }
+            double exact = (double)left * (double)size[g] / (double)base_total;
+            size_t fl = (size_t)exact;
+            if (fl + 1 > size[g])
+                fl = size[g] - 1;
+            take[g] = 1 + fl;
+            rem[g] = exact - (double)fl;
+            assigned += take[g];
+        }
+        while (assigned < n) {
+            int best = -1;
+            for (int g = 0; g < NGROUPS; g++)
+                if (take[g] < size[g] && (best < 0 || rem[g] > rem[best]))
+                    best = g;
+            take[best]++;
+            rem[best] = -1.0;
+            assigned++;
+        }
+    }
+
+    st = gc_bodies_alloc(out, n);
+    if (st != GC_OK)
+        return st;
+    /* The k-th chosen body of group g is the one at index floor(k * size / take) in the
+     * group's own order: evenly spaced, starting with the first. */
+    for (size_t i = 0; i < all->n; i++) {
+        unsigned t = all->tag[i] & (NGROUPS - 1);
+        size_t s;
+        if (!eligible(t, include_halo))
+            continue;
+        s = seen[t]++;
+        if (got[t] < take[t] && s == (size_t)(((unsigned long long)got[t] * size[t]) / take[t])) {
+            memcpy(&out->pos[4 * j], &all->pos[4 * i], 4 * sizeof(float));
+            memcpy(&out->vel[4 * j], &all->vel[4 * i], 4 * sizeof(float));
+            out->tag[j] = all->tag[i];
+            mass_taken[t] += all->pos[4 * i + 3];
+            got[t]++;
+            j++;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned t = out->tag[i] & (NGROUPS - 1);
+        out->pos[4 * i + 3] = (float)(out->pos[4 * i + 3] * (mass_all[t] / mass_taken[t]));
+    }
+    return GC_OK;
+}

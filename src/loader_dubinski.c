@@ -126,6 +126,19 @@ enum gc_status gc_loader_dubinski_read(const char *path, struct gc_bodies *out)
             st = GC_ERR_PARSE;
             goto done;
         }
+        if (len > 0 && line[len - 1] != '\n') {
+            /* A last line without a newline is fine in a plain file, but in a gzip stream
+             * cut short it is a fragment: ask zlib before trusting it. */
+            int zerr = Z_OK;
+            const char *msg = gzerror(f, &zerr);
+            if (zerr != Z_OK && zerr != Z_STREAM_END) {
+                gc_log_error("%s:%lu: read failed: %s%s", path, lineno,
+                             zerr == Z_ERRNO ? strerror(errno) : msg,
+                             zerr == Z_BUF_ERROR ? " (file truncated?)" : "");
+                st = GC_ERR_IO;
+                goto done;
+            }
+        }
         if (line[0] == '#') {
             if (strncmp(line, GC_LAYOUT_HEADER, strlen(GC_LAYOUT_HEADER)) == 0) {
                 if (r.n > 0 || has_layout || !parse_layout(line, blocks)) {

@@ -1,1 +1,11 @@
-# Core tests (loader, thinning, physics, CLI).
+# Core tests (loader, thinning, physics, CLI): no window, no GPU.
+gc_add_test(test_loader_dubinski test_loader_dubinski.c)
+gc_add_test(test_thin test_thin.c)
+gc_add_test(test_physics test_physics.c)
+gc_add_test(test_cli test_cli.c)
+gc_add_test(test_energy_dubinski test_energy_dubinski.c)
+set_tests_properties(test_energy_dubinski PROPERTIES LABELS "slow" TIMEOUT 900)
+add_test(NAME test_galaxy_cli
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_galaxy_cli.sh $<TARGET_FILE:galaxy>)
+set_tests_properties(test_galaxy_cli PROPERTIES
+  ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")

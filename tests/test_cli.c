@@ -1,0 +1,68 @@
+/* Command-line parsing: valid forms set the right fields; bad values are rejected. */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+
+static enum gc_status parse(struct gc_options *o, const char *a0, const char *a1, const char *a2,
+                            const char *a3)
+{
+    char *argv[5] = {(char *)"galaxy", (char *)a0, (char *)a1, (char *)a2, (char *)a3};
+    int argc = 1;
+    while (argc < 5 && argv[argc])
+        argc++;
+    return gc_cli_parse(argc, argv, o);
+}
+
+int main(void)
+{
+    struct gc_options o;
+
+    CHECK(parse(&o, NULL, NULL, NULL, NULL) == GC_OK);
+    CHECK(o.mode == GC_MODE_VIEWER && o.n == 0 && o.data == NULL);
+    CHECK(o.params.dt == GC_DEFAULT_DT && o.params.eps == GC_DEFAULT_EPS);
+    CHECK(strcmp(o.backend, "auto") == 0 && strcmp(o.model, "mw-m31") == 0);
+
+    CHECK(parse(&o, "-n", "8192", "--steps", "10") == GC_OK);
+    CHECK(o.n == 8192 && o.steps == 10 && o.mode == GC_MODE_STEPS);
+    CHECK(parse(&o, "--bodies=1000", "--dt=0.05", "--eps", "0.1") == GC_OK);
+    CHECK(o.n == 1000 && o.params.dt == 0.05f && o.params.eps == 0.1f);
+    CHECK(parse(&o, "--data", "x.tab", "--halo", NULL) == GC_OK);
+    CHECK(o.halo && strcmp(o.data, "x.tab") == 0);
+    CHECK(parse(&o, "--size", "800x600", "--fullscreen", NULL) == GC_OK);
+    CHECK(o.width == 800 && o.height == 600 && o.fullscreen);
+    CHECK(parse(&o, "--benchmark", "--json", "--backend", "cpu") == GC_OK);
+    CHECK(o.mode == GC_MODE_BENCHMARK && o.json && strcmp(o.backend, "cpu") == 0);
+    CHECK(parse(&o, "--headless", "--frames", "5", "--screenshot=a.png") == GC_OK);
+    CHECK(o.mode == GC_MODE_HEADLESS && o.frames == 5 && strcmp(o.screenshot, "a.png") == 0);
+    CHECK(parse(&o, "--help", "--bogus", NULL, NULL) == GC_OK && o.mode == GC_MODE_HELP);
+
+    /* rejected */
+    CHECK(parse(&o, "--bogus", NULL, NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "stray", NULL, NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", NULL, NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", "-5", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", "12abc", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", "99999999999999999999", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "-n", "100000000", NULL, NULL) == GC_ERR_INVALID); /* > GC_MAX_BODIES */
+    CHECK(parse(&o, "--dt", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--dt", "-0.1", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--dt", "nan", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--dt", "inf", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--dt", "1e3", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--eps", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--eps", "x", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--backend", "opencl", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--model", "andromeda", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--size", "10x10", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--size", "800", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--steps", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--halo", NULL, NULL, NULL) == GC_ERR_INVALID); /* needs --data */
+    CHECK(parse(&o, "--halo=1", "--data", "x", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--benchmark", "--compare", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--json", NULL, NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--screenshot", "a.png", NULL, NULL) == GC_ERR_INVALID);
+    return CHECK_DONE();
+}

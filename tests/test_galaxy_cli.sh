@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End-to-end checks of the galaxy program without a window: exit codes and messages for
+# bad input, and the --steps diagnostics table.
+set -u
+bin="$1"
+tmp="${GC_TEST_TMP:-/tmp}/cli"
+data="${GC_SHARED_DATA:-../shared/data}/dubinski.tab.gz"
+mkdir -p "$tmp"
+fail=0; pass=0
+
+# expect CODE PATTERN -- ARGS...: exit status CODE and stderr+stdout matching PATTERN
+expect() {
+    local code="$1" pattern="$2"; shift 3
+    local out rc
+    out=$("$bin" "$@" 2>&1 </dev/null); rc=$?
+    if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+        echo "FAIL: galaxy $* -> exit $rc (want $code), output:"; echo "$out" | head -5
+        echo "      (wanted pattern: $pattern)"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+expect 0 "Usage: galaxy" -- --help
+expect 0 "^galaxy [0-9]" -- --version
+expect 2 "unknown option '--warp'" -- --warp
+expect 2 "-n expects a whole number" -- -n 0
+expect 2 "expects a number" -- --dt nan
+expect 2 "unknown backend 'fpga'" -- --backend fpga
+expect 2 "needs a value" -- --data
+printf '1 0 0 0 0 0 0\n1 2 3 4 5 6\n' > "$tmp/short.tab"
+expect 2 "short.tab:2: expected 7 numbers" -- --data "$tmp/short.tab" --steps 1
+printf '1 0 0 0 nan 0 0\n' > "$tmp/nan.tab"
+expect 2 "nan.tab:1: vx is not a finite" -- --data "$tmp/nan.tab" --steps 1
+: > "$tmp/empty.tab"
+expect 2 "no data rows" -- --data "$tmp/empty.tab" --steps 1
+expect 1 "cannot open" -- --data "$tmp/missing.tab" --steps 1
+head -c 3000 "$data" > "$tmp/truncated.tab.gz" 2>/dev/null
+if [ -s "$tmp/truncated.tab.gz" ]; then
+    expect 1 "truncated" -- --data "$tmp/truncated.tab.gz" --steps 1
+fi
+printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/two.tab"
+expect 2 "N = 3 is more than the 2 bodies" -- --data "$tmp/two.tab" -n 3 --steps 1
+expect 0 "dE/\|E0\|" -- --data "$tmp/two.tab" --steps 3 --backend cpu
+
+if [ -f "$data" ]; then
+    out=$("$bin" --steps 10 -n 8192 --data "$data" --backend cpu 2>&1); rc=$?
+    # the table's last row: step 10, finite energy, drift well under 1e-2 of |E0|
+    last=$(grep -E '^ +10 ' <<<"$out")
+    if [ "$rc" -ne 0 ] || [ -z "$last" ] || ! awk '{ d = $4 < 0 ? -$4 : $4; exit !(d < 1e-2 && $3 < 0) }' <<<"$last"; then
+        echo "FAIL: --steps 10 -n 8192 on the Dubinski data (exit $rc):"; echo "$out"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+    expect 2 "add --halo" -- --data "$data" -n 60000 --steps 1
+else
+    echo "Dubinski data not found at $data: skipping the data checks"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

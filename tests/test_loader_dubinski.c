@@ -1,0 +1,229 @@
+/* Tests of the Dubinski-format loader and writer: layout, values, and every bad-input path. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "loader_dubinski.h"
+#include "test_util.h"
+
+static enum gc_status load(const char *name, const char *text, struct gc_bodies *b)
+{
+    const char *p = tmp_path(name);
+    write_text(p, text);
+    return gc_loader_dubinski_read(p, b);
+}
+
+static void expect_fail(const char *name, const char *text, enum gc_status want)
+{
+    struct gc_bodies b;
+    enum gc_status st = load(name, text, &b);
+    if (st != want)
+        fprintf(stderr, "fixture %s: got status %d (%s), want %d\n", name, st, gc_status_str(st),
+                want);
+    CHECK(st == want);
+    CHECK(b.n == 0 && b.pos == NULL); /* no partial state on failure */
+}
+
+static void test_small_table(void)
+{
+    struct gc_bodies b;
+    /* Two rows, comments, blank line and CRLF endings all accepted. */
+    enum gc_status st = load("small.tab", "# a comment\n"
+                                          "0.5 1 2 3 4 5 6 \r\n"
+                                          "\n"
+                                          "2.5e-1 -1e1 0 0.125 -0.5 0.25 7\n", &b);
+    CHECK(st == GC_OK);
+    CHECK(b.n == 2);
+    if (b.n == 2) {
+        CHECK(b.pos[0] == 1.0f && b.pos[1] == 2.0f && b.pos[2] == 3.0f && b.pos[3] == 0.5f);
+        CHECK(b.vel[0] == 4.0f && b.vel[1] == 5.0f && b.vel[2] == 6.0f);
+        CHECK(b.pos[4] == -10.0f && b.pos[6] == 0.125f && b.pos[7] == 0.25f);
+        CHECK(b.vel[6] == 7.0f);
+        /* not 81,920 rows and no layout header: one block tagged disk A */
+        CHECK(b.tag[0] == GC_TAG(0, GC_DISK) && b.tag[1] == GC_TAG(0, GC_DISK));
+    }
+    gc_bodies_free(&b);
+}
+
+static void test_layout_header(void)
+{
+    struct gc_bodies b;
+    char text[4096] = GC_LAYOUT_HEADER " 1 2 1 1 0 2\n";
+    for (int i = 0; i < 7; i++)
+        strcat(text, "1 0 0 0 0 0 0\n");
+    CHECK(load("layout.tab", text, &b) == GC_OK);
+    CHECK(b.n == 7);
+    if (b.n == 7) {
+        const unsigned char want[7] = {GC_TAG(0, GC_DISK),  GC_TAG(1, GC_DISK),
+                                       GC_TAG(1, GC_DISK),  GC_TAG(0, GC_BULGE),
+                                       GC_TAG(1, GC_BULGE), GC_TAG(1, GC_HALO),
+                                       GC_TAG(1, GC_HALO)};
+        for (int i = 0; i < 7; i++)
+            CHECK(b.tag[i] == want[i]);
+    }
+    gc_bodies_free(&b);
+    /* header sizes must add up to the row count */
+    expect_fail("layout_bad_sum.tab", GC_LAYOUT_HEADER " 1 1 1 1 1 1\n1 0 0 0 0 0 0\n",
+                GC_ERR_PARSE);
+    expect_fail("layout_bad_text.tab", GC_LAYOUT_HEADER " 1 x\n1 0 0 0 0 0 0\n", GC_ERR_PARSE);
+}
+
+static void test_bad_inputs(void)
+{
+    struct gc_bodies b;
+    CHECK(gc_loader_dubinski_read(tmp_path("does-not-exist.tab"), &b) == GC_ERR_IO);
+    CHECK(gc_loader_dubinski_read("", &b) == GC_ERR_INVALID);
+    CHECK(gc_loader_dubinski_read(getenv("GC_TEST_TMP") ? getenv("GC_TEST_TMP") : "/tmp", &b) ==
+          GC_ERR_IO); /* a directory */
+    expect_fail("empty.tab", "", GC_ERR_PARSE);
+    expect_fail("only_comments.tab", "# nothing here\n\n", GC_ERR_PARSE);
+    expect_fail("short_row.tab", "1 0 0 0 0 0 0\n1 2 3 4 5 6\n", GC_ERR_PARSE);
+    expect_fail("long_row.tab", "1 0 0 0 0 0 0 8\n", GC_ERR_PARSE);
+    expect_fail("word.tab", "1 0 0 zero 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("glued.tab", "1 0 0 0x 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("nan.tab", "1 0 0 0 nan 0 0\n", GC_ERR_PARSE);
+    expect_fail("inf.tab", "1 inf 0 0 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("float_overflow.tab", "1 1e39 0 0 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("negative_mass.tab", "-1 0 0 0 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("zero_mass.tab", "0 0 0 0 0 0 0\n", GC_ERR_PARSE);
+    expect_fail("underflow_mass.tab", "1e-50 0 0 0 0 0 0\n", GC_ERR_PARSE);
+    {
+        char line[3000];
+        memset(line, ' ', sizeof line);
+        memcpy(line, "1 0 0 0 0 0 0", 13);
+        line[sizeof line - 2] = '\n';
+        line[sizeof line - 1] = '\0';
+        expect_fail("long_line.tab", line, GC_ERR_PARSE);
+    }
+    {   /* binary garbage */
+        const char junk[] = "\x01\x02\xff\xfe garbage\n";
+        expect_fail("binary.tab", junk, GC_ERR_PARSE);
+    }
+}
+
+/* Writes `rows` rows through zlib, then optionally cuts the file to `keep` bytes. */
+static void write_gz(const char *path, int rows, long keep)
+{
+    gzFile g = gzopen(path, "wb");
+    for (int i = 0; i < rows; i++)
+        gzprintf(g, "%g %g %g %g %g %g %g\n", 0.001 * (i + 1), i * 0.5, -i * 0.25, 1.0, 0.1,
+                 0.2, 0.3);
+    gzclose(g);
+    if (keep > 0) {
+        FILE *f = fopen(path, "rb");
+        char *buf = malloc((size_t)keep);
+        size_t got = fread(buf, 1, (size_t)keep, f);
+        fclose(f);
+        f = fopen(path, "wb");
+        fwrite(buf, 1, got, f);
+        fclose(f);
+        free(buf);
+    }
+}
+
+static void test_gzip(void)
+{
+    struct gc_bodies b;
+    const char *p = tmp_path("good.tab.gz");
+    write_gz(p, 5000, 0);
+    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(b.n == 5000);
+    if (b.n == 5000) {
+        CHECK(b.pos[3] == 0.001f);
+        CHECK(b.pos[4 * 4999 + 0] == 4999 * 0.5f);
+        CHECK_NEAR(b.pos[4 * 4999 + 3], 5.0, 1e-6);
+    }
+    gc_bodies_free(&b);
+
+    p = tmp_path("truncated.tab.gz");
+    write_gz(p, 5000, 20000); /* the whole stream is ~30 kB: cut it mid-way */
+    CHECK(gc_loader_dubinski_read(p, &b) == GC_ERR_IO);
+    CHECK(b.n == 0);
+
+    p = tmp_path("truncated_tiny.tab.gz");
+    write_gz(p, 5000, 12); /* only the gzip header */
+    CHECK(gc_loader_dubinski_read(p, &b) != GC_OK);
+    CHECK(b.n == 0);
+}
+
+static void test_round_trip(void)
+{
+    struct gc_bodies a, b;
+    const char *p = tmp_path("roundtrip.tab");
+    CHECK(random_ball(&a, 600, 3.0, 0.7, 42));
+    for (size_t i = 0; i < a.n; i++) /* all six blocks, interleaved on purpose */
+        a.tag[i] = gc_layout_tags[(i * 7) % GC_LAYOUT_BLOCKS];
+    CHECK(gc_loader_dubinski_write(p, &a) == GC_OK);
+    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(b.n == a.n);
+    if (b.n == a.n) {
+        /* The writer groups rows by block: every body must appear once, bit-exact. */
+        size_t matched = 0;
+        for (int blk = 0; blk < GC_LAYOUT_BLOCKS; blk++) {
+            size_t j = 0;
+            for (size_t i = 0; i < a.n; i++) {
+                if (a.tag[i] != gc_layout_tags[blk])
+                    continue;
+                while (j < b.n && b.tag[j] != gc_layout_tags[blk])
+                    j++;
+                if (j < b.n && memcmp(&a.pos[4 * i], &b.pos[4 * j], 16) == 0 &&
+                    memcmp(&a.vel[4 * i], &b.vel[4 * j], 12) == 0)
+                    matched++;
+                j++;
+            }
+        }
+        CHECK(matched == a.n);
+    }
+    gc_bodies_free(&a);
+    gc_bodies_free(&b);
+    CHECK(gc_loader_dubinski_write(tmp_path("no-such-dir/x.tab"), &a) == GC_ERR_IO);
+}
+
+/* The real table: row count, block layout and masses as documented in shared/data/README.md. */
+static int test_real_file(void)
+{
+    const char *p = dubinski_path();
+    struct gc_bodies b;
+    double mass[GC_LAYOUT_BLOCKS] = {0}, total = 0.0;
+    const double want_mass[GC_LAYOUT_BLOCKS] = {0.817421, 1.712538, 0.430641,
+                                                0.902210, 10.215096, 21.401108};
+    if (!p) {
+        printf("real Dubinski file not found: skipping its checks\n");
+        return 0;
+    }
+    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(b.n == 81920);
+    if (b.n != 81920)
+        return 1;
+    for (size_t i = 0, blk = 0, start = 0; i < b.n; i++) {
+        while (i >= start + gc_dubinski_blocks[blk]) {
+            start += gc_dubinski_blocks[blk];
+            blk++;
+        }
+        CHECK(b.tag[i] == gc_layout_tags[blk]);
+        mass[blk] += b.pos[4 * i + 3];
+        total += b.pos[4 * i + 3];
+    }
+    CHECK_NEAR(total, 35.4790137856, 35.479 * 1e-6);
+    for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
+        CHECK_NEAR(mass[k], want_mass[k], 2e-6 * want_mass[k] + 1e-6);
+    /* first row, as printed in the data README */
+    CHECK(b.pos[3] == 4.98914e-05f && b.pos[0] == 1.74668f && b.pos[1] == -19.0253f);
+    CHECK(b.vel[0] == -0.420658f && b.vel[2] == -0.37661f);
+    gc_bodies_free(&b);
+    return 1;
+}
+
+int main(void)
+{
+    test_small_table();
+    test_layout_header();
+    test_bad_inputs();
+    test_gzip();
+    test_round_trip();
+    test_real_file();
+    return CHECK_DONE();
+}

@@ -1,0 +1,81 @@
+/* Shared helpers for the core tests: fixture paths and small random body sets. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_TEST_UTIL_H
+#define GC_TEST_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies.h"
+
+/* Path of a scratch file for fixtures written by the test itself. */
+static inline const char *tmp_path(const char *name)
+{
+    static char buf[4][1024];
+    static int k = 0;
+    const char *dir = getenv("GC_TEST_TMP");
+    char *out = buf[k++ & 3];
+    snprintf(out, sizeof buf[0], "%s/%s", dir && *dir ? dir : "/tmp", name);
+    return out;
+}
+
+/* Path of the real Dubinski table, or NULL when it is not present. */
+static inline const char *dubinski_path(void)
+{
+    static char buf[1024];
+    const char *dir = getenv("GC_SHARED_DATA");
+    FILE *f;
+    snprintf(buf, sizeof buf, "%s/dubinski.tab.gz", dir && *dir ? dir : "../shared/data");
+    f = fopen(buf, "rb");
+    if (!f)
+        return NULL;
+    fclose(f);
+    return buf;
+}
+
+static inline void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return;
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+static inline double urand(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* n bodies uniformly in a ball of radius r with random masses in [0.5, 1.5]/n and small
+ * random velocities: a generic, non-symmetric test system. */
+static inline int random_ball(struct gc_bodies *b, size_t n, double r, double vscale,
+                              uint64_t seed)
+{
+    uint64_t s = seed;
+    if (gc_bodies_alloc(b, n) != GC_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        double x, y, z;
+        do {
+            x = 2 * urand(&s) - 1;
+            y = 2 * urand(&s) - 1;
+            z = 2 * urand(&s) - 1;
+        } while (x * x + y * y + z * z > 1.0);
+        b->pos[4 * i + 0] = (float)(r * x);
+        b->pos[4 * i + 1] = (float)(r * y);
+        b->pos[4 * i + 2] = (float)(r * z);
+        b->pos[4 * i + 3] = (float)((0.5 + urand(&s)) / (double)n);
+        for (int k = 0; k < 3; k++)
+            b->vel[4 * i + k] = (float)(vscale * (2 * urand(&s) - 1));
+        b->tag[i] = GC_TAG(i & 1, GC_DISK);
+    }
+    return 1;
+}
+
+#endif

@@ -1,0 +1,52 @@
+/* Orbit camera around a target point and its view/projection matrices: pure math, no GL. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_CAMERA_H
+#define GC_CAMERA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Matrices are 4x4, column-major (the layout glUniformMatrix4fv takes with transpose = 0). */
+struct gc_camera {
+    float target[3];    /* point the camera orbits and looks at, N-body units; default 0 */
+    float distance;     /* eye-to-target distance, N-body units; default set by gc_camera_fit */
+    float yaw;          /* rotation about the world z axis, radians; default 0 */
+    float pitch;        /* elevation above the x-y plane, radians, |pitch| < pi/2; default 0.5 */
+    float fovy;         /* vertical field of view, radians; default 45 degrees */
+    float min_distance; /* zoom limits, N-body units; set by gc_camera_fit */
+    float max_distance;
+};
+
+/* Degrees per pixel of a left-drag rotation. */
+#define GC_CAMERA_DEG_PER_PIXEL 0.3f
+
+/* Frames n bodies (float4 x, y, z, mass each): target = mean position, distance chosen so a
+ * sphere holding 95% of the bodies fills the view. n = 0 frames a sphere of radius 40 (the
+ * Dubinski data's extent). */
+void gc_camera_fit(struct gc_camera *c, const float *pos4, size_t n);
+/* Drag by (dx, dy) pixels: yaw and pitch change by GC_CAMERA_DEG_PER_PIXEL each; pitch is
+ * clamped short of the poles so the up vector stays defined. */
+void gc_camera_rotate(struct gc_camera *c, float dx, float dy);
+/* Multiplies the distance by factor (> 1 moves away), clamped to the zoom limits. */
+void gc_camera_zoom(struct gc_camera *c, float factor);
+/* Moves the target by a drag of (dx, dy) pixels in a viewport viewport_h pixels tall, so the
+ * point under the cursor stays under it (at the target's depth). */
+void gc_camera_pan(struct gc_camera *c, float dx, float dy, float viewport_h);
+/* Eye position in world coordinates. */
+void gc_camera_eye(const struct gc_camera *c, float eye[3]);
+/* World-to-eye matrix (right-handed, looking down -z, world z is up on screen at yaw 0). */
+void gc_camera_view(const struct gc_camera *c, float m[16]);
+/* Perspective projection with near and far planes that enclose the framed system. */
+void gc_camera_projection(const struct gc_camera *c, float aspect, float m[16]);
+/* Near and far clip distances the projection uses. */
+void gc_camera_clip(const struct gc_camera *c, float *znear, float *zfar);
+/* out = a * b (column-major). out may alias neither input. */
+void gc_camera_mat_mul(const float a[16], const float b[16], float out[16]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/* X display and GLX 3.3-core probe run before glutInit, which would exit instead of failing. */
+/* SPDX-License-Identifier: MIT */
+#include "gl_context_glx.h"
+
+#include <GL/glx.h>
+#include <X11/Xlib.h>
+#include <stdlib.h>
+
+#include "log.h"
+
+#ifndef GLX_CONTEXT_MAJOR_VERSION_ARB
+#define GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define GLX_CONTEXT_CORE_PROFILE_BIT_ARB 0x00000001
+#endif
+
+typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool, const int *);
+
+/* A refused context request arrives as an X error (BadMatch/GLXBadFBConfig), whose default
+ * handler ends the process; during the probe it only means "no". */
+static int ignore_x_error(Display *d, XErrorEvent *e)
+{
+    (void)d;
+    (void)e;
+    return 0;
+}
+
+static int can_create_core33(Display *dpy)
+{
+    static const int fb_attr[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DRAWABLE_TYPE,
+                                  GLX_WINDOW_BIT, GLX_DOUBLEBUFFER, True, None};
+    static const int ctx_attr[] = {GLX_CONTEXT_MAJOR_VERSION_ARB, 3,
+                                   GLX_CONTEXT_MINOR_VERSION_ARB, 3,
+                                   GLX_CONTEXT_PROFILE_MASK_ARB,
+                                   GLX_CONTEXT_CORE_PROFILE_BIT_ARB, None};
+    int n = 0, ok = 0;
+    GLXFBConfig *cfg = glXChooseFBConfig(dpy, DefaultScreen(dpy), fb_attr, &n);
+    create_attribs_fn create =
+        (create_attribs_fn)glXGetProcAddressARB((const GLubyte *)"glXCreateContextAttribsARB");
+    if (cfg && n > 0 && create) {
+        int (*old)(Display *, XErrorEvent *) = XSetErrorHandler(ignore_x_error);
+        GLXContext ctx = create(dpy, cfg[0], NULL, True, ctx_attr);
+        XSync(dpy, False);
+        XSetErrorHandler(old);
+        if (ctx) {
+            ok = 1;
+            glXDestroyContext(dpy, ctx);
+        }
+    }
+    if (cfg)
+        XFree(cfg);
+    return ok;
+}
+
+enum gc_status gc_glx_probe(int *core33)
+{
+    const char *name = getenv("DISPLAY");
+    Display *dpy;
+    *core33 = 0;
+    if (!name || !*name) {
+        gc_log_error("cannot open display: DISPLAY is not set; set DISPLAY or use "
+                     "--headless/--steps");
+        return GC_ERR_GL;
+    }
+    dpy = XOpenDisplay(name);
+    if (!dpy) {
+        gc_log_error("cannot open display '%s': set DISPLAY or use --headless/--steps", name);
+        return GC_ERR_GL;
+    }
+    *core33 = can_create_core33(dpy);
+    XCloseDisplay(dpy);
+    return GC_OK;
+}

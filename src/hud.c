@@ -1,0 +1,248 @@
+/* HUD text: a 5x7 font drawn by hand for this project, packed into a texture, drawn as quads. */
+/* SPDX-License-Identifier: MIT */
+#include "hud.h"
+
+#include <GL/glew.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "shader.h"
+
+/* Glyphs for ASCII 32..95, drawn for this project: seven rows a glyph, one byte a row, bit 4 =
+ * leftmost of five columns. Index 64 is a solid block used for panel backgrounds. */
+#define FIRST_CHAR 32
+#define GLYPHS 65
+#define SOLID (GLYPHS - 1)
+static const unsigned char font[GLYPHS][7] = {
+    {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, /* space */
+    {0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04}, /* ! */
+    {0x0a, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00}, /* " */
+    {0x0a, 0x0a, 0x1f, 0x0a, 0x1f, 0x0a, 0x0a}, /* # */
+    {0x04, 0x0f, 0x14, 0x0e, 0x05, 0x1e, 0x04}, /* $ */
+    {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03}, /* % */
+    {0x0c, 0x12, 0x14, 0x08, 0x15, 0x12, 0x0d}, /* & */
+    {0x04, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00}, /* ' */
+    {0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02}, /* ( */
+    {0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08}, /* ) */
+    {0x00, 0x04, 0x15, 0x0e, 0x15, 0x04, 0x00}, /* * */
+    {0x00, 0x04, 0x04, 0x1f, 0x04, 0x04, 0x00}, /* + */
+    {0x00, 0x00, 0x00, 0x00, 0x0c, 0x04, 0x08}, /* , */
+    {0x00, 0x00, 0x00, 0x1f, 0x00, 0x00, 0x00}, /* - */
+    {0x00, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x0c}, /* . */
+    {0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x00}, /* / */
+    {0x0e, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0e}, /* 0 */
+    {0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e}, /* 1 */
+    {0x0e, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1f}, /* 2 */
+    {0x1f, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0e}, /* 3 */
+    {0x02, 0x06, 0x0a, 0x12, 0x1f, 0x02, 0x02}, /* 4 */
+    {0x1f, 0x10, 0x1e, 0x01, 0x01, 0x11, 0x0e}, /* 5 */
+    {0x06, 0x08, 0x10, 0x1e, 0x11, 0x11, 0x0e}, /* 6 */
+    {0x1f, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08}, /* 7 */
+    {0x0e, 0x11, 0x11, 0x0e, 0x11, 0x11, 0x0e}, /* 8 */
+    {0x0e, 0x11, 0x11, 0x0f, 0x01, 0x02, 0x0c}, /* 9 */
+    {0x00, 0x0c, 0x0c, 0x00, 0x0c, 0x0c, 0x00}, /* : */
+    {0x00, 0x0c, 0x0c, 0x00, 0x0c, 0x04, 0x08}, /* ; */
+    {0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02}, /* < */
+    {0x00, 0x00, 0x1f, 0x00, 0x1f, 0x00, 0x00}, /* = */
+    {0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08}, /* > */
+    {0x0e, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04}, /* ? */
+    {0x0e, 0x11, 0x01, 0x0d, 0x15, 0x15, 0x0e}, /* @ */
+    {0x0e, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}, /* A */
+    {0x1e, 0x11, 0x11, 0x1e, 0x11, 0x11, 0x1e}, /* B */
+    {0x0e, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0e}, /* C */
+    {0x1c, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1c}, /* D */
+    {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x1f}, /* E */
+    {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x10}, /* F */
+    {0x0e, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0f}, /* G */
+    {0x11, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}, /* H */
+    {0x0e, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0e}, /* I */
+    {0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0c}, /* J */
+    {0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11}, /* K */
+    {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1f}, /* L */
+    {0x11, 0x1b, 0x15, 0x15, 0x11, 0x11, 0x11}, /* M */
+    {0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11}, /* N */
+    {0x0e, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}, /* O */
+    {0x1e, 0x11, 0x11, 0x1e, 0x10, 0x10, 0x10}, /* P */
+    {0x0e, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0d}, /* Q */
+    {0x1e, 0x11, 0x11, 0x1e, 0x14, 0x12, 0x11}, /* R */
+    {0x0f, 0x10, 0x10, 0x0e, 0x01, 0x01, 0x1e}, /* S */
+    {0x1f, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, /* T */
+    {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}, /* U */
+    {0x11, 0x11, 0x11, 0x11, 0x11, 0x0a, 0x04}, /* V */
+    {0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0a}, /* W */
+    {0x11, 0x11, 0x0a, 0x04, 0x0a, 0x11, 0x11}, /* X */
+    {0x11, 0x11, 0x0a, 0x04, 0x04, 0x04, 0x04}, /* Y */
+    {0x1f, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1f}, /* Z */
+    {0x0e, 0x08, 0x08, 0x08, 0x08, 0x08, 0x0e}, /* [ */
+    {0x00, 0x10, 0x08, 0x04, 0x02, 0x01, 0x00}, /* backslash */
+    {0x0e, 0x02, 0x02, 0x02, 0x02, 0x02, 0x0e}, /* ] */
+    {0x04, 0x0a, 0x11, 0x00, 0x00, 0x00, 0x00}, /* ^ */
+    {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1f}, /* _ */
+    {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f}, /* solid */
+};
+
+#define ATLAS_W (GLYPHS * GC_HUD_CELL_W)
+#define ATLAS_H GC_HUD_CELL_H
+#define FLOATS_PER_VERTEX 8
+
+static int glyph_index(unsigned char ch)
+{
+    if (ch >= 'a' && ch <= 'z')
+        ch = (unsigned char)(ch - 'a' + 'A');
+    if (ch < FIRST_CHAR || ch >= FIRST_CHAR + SOLID)
+        return '?' - FIRST_CHAR;
+    return ch - FIRST_CHAR;
+}
+
+enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir)
+{
+    static unsigned char atlas[ATLAS_H][ATLAS_W];
+    enum gc_status st;
+    memset(h, 0, sizeof *h);
+    h->scale = 2;
+    st = gc_shader_load(shader_dir, "text", &h->program);
+    if (st != GC_OK)
+        return st;
+    h->loc_viewport = glGetUniformLocation(h->program, "u_viewport");
+    h->loc_font = glGetUniformLocation(h->program, "u_font");
+
+    /* Glyph g occupies columns [g*CELL_W, g*CELL_W+5) and rows [1, 8) of its cell, leaving a
+     * blank border so linear filtering at non-integer scales never bleeds between glyphs. */
+    memset(atlas, 0, sizeof atlas);
+    for (int g = 0; g < GLYPHS; g++)
+        for (int r = 0; r < 7; r++)
+            for (int c = 0; c < 5; c++)
+                if (font[g][r] & (0x10 >> c))
+                    atlas[r + 1][g * GC_HUD_CELL_W + c] = 255;
+    glGenTextures(1, &h->texture);
+    glBindTexture(GL_TEXTURE_2D, h->texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, ATLAS_W, ATLAS_H, 0, GL_RED, GL_UNSIGNED_BYTE, atlas);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+
+    glGenVertexArrays(1, &h->vao);
+    glGenBuffers(1, &h->vbo);
+    glBindVertexArray(h->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof(float), (void *)0);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof(float),
+                          (void *)(2 * sizeof(float)));
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, FLOATS_PER_VERTEX * sizeof(float),
+                          (void *)(4 * sizeof(float)));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(2);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("hud: creating the font texture or buffers failed");
+        gc_hud_destroy(h);
+        return GC_ERR_GL;
+    }
+    return GC_OK;
+}
+
+void gc_hud_begin(struct gc_hud *h, int w, int h_px, int scale)
+{
+    h->count = 0;
+    h->vp_w = (float)w;
+    h->vp_h = (float)h_px;
+    h->scale = scale > 0 ? scale : 1;
+}
+
+/* Appends one quad: screen rectangle (x0, y0)-(x1, y1), atlas texels (u0, v0)-(u1, v1). */
+static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float u0, float v0,
+                 float u1, float v1, const float c[4])
+{
+    const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
+    const float us[6] = {u0, u1, u1, u0, u1, u0}, vs[6] = {v0, v0, v1, v0, v1, v1};
+    if (h->count + 6 > h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 6 * 512;
+        float *v = realloc(h->verts, cap * FLOATS_PER_VERTEX * sizeof *v);
+        if (!v)
+            return;  /* out of memory: the text is just not drawn */
+        h->verts = v;
+        h->cap = cap;
+    }
+    for (int i = 0; i < 6; i++) {
+        float *p = h->verts + (h->count + (size_t)i) * FLOATS_PER_VERTEX;
+        p[0] = xs[i];
+        p[1] = ys[i];
+        p[2] = us[i] / ATLAS_W;
+        p[3] = vs[i] / ATLAS_H;
+        memcpy(p + 4, c, 4 * sizeof *c);
+    }
+    h->count += 6;
+}
+
+void gc_hud_rect(struct gc_hud *h, float x, float y, float w, float hh, const float rgba[4])
+{
+    float u = SOLID * GC_HUD_CELL_W;
+    /* Sample the middle of the solid glyph so nearest filtering always hits ink. */
+    quad(h, x, y, x + w, y + hh, u + 1.5f, 3.5f, u + 2.5f, 4.5f, rgba);
+}
+
+float gc_hud_text_width(const struct gc_hud *h, const char *s)
+{
+    return (float)(strlen(s) * GC_HUD_CELL_W * (size_t)h->scale);
+}
+
+float gc_hud_line_height(const struct gc_hud *h)
+{
+    return (float)(GC_HUD_CELL_H * h->scale);
+}
+
+float gc_hud_text(struct gc_hud *h, float x, float y, const char *s, const float rgba[4])
+{
+    float s_px = (float)h->scale, x0 = x;
+    for (; *s; s++, x += GC_HUD_CELL_W * s_px) {
+        int g = glyph_index((unsigned char)*s);
+        float u = (float)(g * GC_HUD_CELL_W);
+        if (*s == ' ')
+            continue;
+        quad(h, x, y, x + GC_HUD_CELL_W * s_px, y + GC_HUD_CELL_H * s_px, u, 0.0f,
+             u + GC_HUD_CELL_W, (float)GC_HUD_CELL_H, rgba);
+    }
+    return x - x0;
+}
+
+void gc_hud_end(struct gc_hud *h)
+{
+    if (!h->program || h->count == 0)
+        return;
+    glUseProgram(h->program);
+    glUniform2f(h->loc_viewport, h->vp_w, h->vp_h);
+    glUniform1i(h->loc_font, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, h->texture);
+    glBindVertexArray(h->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(h->count * FLOATS_PER_VERTEX * sizeof(float)),
+                 h->verts, GL_STREAM_DRAW);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)h->count);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    h->count = 0;
+}
+
+void gc_hud_destroy(struct gc_hud *h)
+{
+    if (h->program)
+        glDeleteProgram(h->program);
+    if (h->vbo)
+        glDeleteBuffers(1, &h->vbo);
+    if (h->vao)
+        glDeleteVertexArrays(1, &h->vao);
+    if (h->texture)
+        glDeleteTextures(1, &h->texture);
+    free(h->verts);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,188 @@
+/* Body renderer: buffer lifetime, host-to-VBO upload, additive point-sprite drawing. */
+/* SPDX-License-Identifier: MIT */
+#include "render.h"
+
+#include <GL/glew.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "shader.h"
+
+/* Base sizes in pixels on an 800-pixel-tall framebuffer, chosen by eye for 4k-64k bodies. */
+#define SPRITE_PX 7.0f
+#define POINT_PX 2.0f
+
+static float rms_speed(const struct gc_bodies *b)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < b->n; i++) {
+        const float *v = &b->vel[4 * i];
+        s += (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+    }
+    return b->n ? (float)sqrt(s / (double)b->n) : 1.0f;
+}
+
+enum gc_status gc_render_init(struct gc_render *r, const char *shader_dir,
+                              const struct gc_bodies *initial, float ref_distance)
+{
+    size_t bytes = initial->n * 4 * sizeof(float);
+    GLuint b[2];
+    enum gc_status st;
+    memset(r, 0, sizeof *r);
+    r->draw_mode = GC_DRAW_SPRITES;
+    r->color_mode = GC_COLOR_GALAXY;
+    r->size_factor = 1.0f;
+    r->ref_distance = ref_distance > 0.0f ? ref_distance : 100.0f;
+    r->speed_scale = 2.0f * rms_speed(initial);
+    if (!(r->speed_scale > 0.0f))
+        r->speed_scale = 1.0f;
+
+    st = gc_shader_load(shader_dir, "particles", &r->program);
+    if (st != GC_OK)
+        return st;
+#define LOC(field, name) r->field = glGetUniformLocation(r->program, name)
+    LOC(loc_view, "u_view");
+    LOC(loc_proj, "u_proj");
+    LOC(loc_size, "u_size");
+    LOC(loc_ref_dist, "u_ref_dist");
+    LOC(loc_attenuate, "u_attenuate");
+    LOC(loc_color_mode, "u_color_mode");
+    LOC(loc_speed_scale, "u_speed_scale");
+    LOC(loc_gain, "u_gain");
+    LOC(loc_sprite, "u_sprite");
+#undef LOC
+
+    r->buf.n = initial->n;
+    r->buf.h_pos = malloc(bytes);
+    r->buf.h_vel = malloc(bytes);
+    if (!r->buf.h_pos || !r->buf.h_vel) {
+        gc_log_error("renderer: out of memory for %zu bodies of staging", initial->n);
+        gc_render_destroy(r, NULL);
+        return GC_ERR_NOMEM;
+    }
+
+    glGenVertexArrays(1, &r->vao);
+    glGenBuffers(2, b);
+    glGenBuffers(1, &r->vbo_tag);
+    r->buf.vbo_pos = b[0];
+    r->buf.vbo_vel = b[1];
+    glBindVertexArray(r->vao);
+    /* DYNAMIC_DRAW: rewritten every frame, by glBufferSubData or by CUDA through interop. */
+    glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_pos);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, initial->pos, GL_DYNAMIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, (void *)0);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_vel);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, initial->vel, GL_DYNAMIC_DRAW);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, (void *)0);
+    glEnableVertexAttribArray(1);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo_tag);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)initial->n, initial->tag, GL_STATIC_DRAW);
+    glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, (void *)0);
+    glEnableVertexAttribArray(2);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("renderer: creating vertex buffers for %zu bodies failed", initial->n);
+        gc_render_destroy(r, NULL);
+        return GC_ERR_GL;
+    }
+    return GC_OK;
+}
+
+struct gc_render_buffer *gc_render_target(struct gc_render *r)
+{
+    r->buf.written_to_vbo = 0;
+    return &r->buf;
+}
+
+enum gc_status gc_render_upload(struct gc_render *r)
+{
+    GLsizeiptr bytes = (GLsizeiptr)(r->buf.n * 4 * sizeof(float));
+    if (r->buf.written_to_vbo)
+        return GC_OK;
+    glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_pos);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, r->buf.h_pos);
+    glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_vel);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, r->buf.h_vel);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("renderer: uploading %zu positions failed", r->buf.n);
+        return GC_ERR_GL;
+    }
+    return GC_OK;
+}
+
+void gc_render_draw(const struct gc_render *r, const float view[16], const float proj[16],
+                    int fb_w, int fb_h, float pixel_scale)
+{
+    int sprite = r->draw_mode != GC_DRAW_POINTS;
+    /* Additive blending saturates where many bodies overlap; dim each body as N grows so
+     * a dense disk stays textured instead of a white blob. Reference: 8192 bodies. */
+    float density = sqrtf(8192.0f / (float)(r->buf.n ? r->buf.n : 1));
+    float gain = (sprite ? 0.55f : 0.8f) * fminf(fmaxf(density, 0.25f), 1.5f);
+    glViewport(0, 0, fb_w, fb_h);
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glUseProgram(r->program);
+    glUniformMatrix4fv(r->loc_view, 1, GL_FALSE, view);
+    glUniformMatrix4fv(r->loc_proj, 1, GL_FALSE, proj);
+    glUniform1f(r->loc_size, (sprite ? SPRITE_PX : POINT_PX) * r->size_factor * pixel_scale);
+    glUniform1f(r->loc_ref_dist, r->ref_distance);
+    glUniform1i(r->loc_attenuate, sprite);
+    glUniform1i(r->loc_sprite, sprite);
+    glUniform1i(r->loc_color_mode, r->draw_mode == GC_DRAW_PLAIN ? 4 : (int)r->color_mode);
+    glUniform1f(r->loc_speed_scale, r->speed_scale);
+    glUniform1f(r->loc_gain, gain);
+    glBindVertexArray(r->vao);
+    glDrawArrays(GL_POINTS, 0, (GLsizei)r->buf.n);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+enum gc_status gc_render_read_pixels(int w, int h, uint8_t *rgba)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("renderer: reading back %dx%d pixels failed", w, h);
+        return GC_ERR_GL;
+    }
+    return GC_OK;
+}
+
+const char *gc_render_draw_mode_name(enum gc_draw_mode m)
+{
+    static const char *const names[GC_DRAW_COUNT] = {"points", "sprites", "plain sprites"};
+    return (unsigned)m < GC_DRAW_COUNT ? names[m] : "?";
+}
+
+const char *gc_render_color_mode_name(enum gc_color_mode m)
+{
+    static const char *const names[GC_COLOR_COUNT] = {"galaxy", "component",
+                                                      "velocity direction", "speed"};
+    return (unsigned)m < GC_COLOR_COUNT ? names[m] : "?";
+}
+
+void gc_render_destroy(struct gc_render *r, struct gc_backend *backend)
+{
+    if (backend && (r->buf.vbo_pos || r->buf.vbo_vel))
+        gc_backend_render_detach(backend);
+    if (r->buf.vbo_pos)
+        glDeleteBuffers(1, &r->buf.vbo_pos);
+    if (r->buf.vbo_vel)
+        glDeleteBuffers(1, &r->buf.vbo_vel);
+    if (r->vbo_tag)
+        glDeleteBuffers(1, &r->vbo_tag);
+    if (r->vao)
+        glDeleteVertexArrays(1, &r->vao);
+    if (r->program)
+        glDeleteProgram(r->program);
+    free(r->buf.h_pos);
+    free(r->buf.h_vel);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,28 @@
+/* Locates shaders/ on disk, reads, compiles and links GLSL programs, reporting the info log. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_SHADER_H
+#define GC_SHADER_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Finds the shader folder: $GC_SHADER_DIR if set, else "shaders" next to the running
+ * binary (the build copies it there), else the source tree's folder compiled in as
+ * GC_SHADER_SOURCE_DIR. Writes it into dir (size bytes). GC_ERR_IO, naming the places
+ * tried, when none holds particles.vert. */
+enum gc_status gc_shader_find_dir(char *dir, size_t size);
+
+/* Compiles dir/<name>.vert and dir/<name>.frag and links them into *program (a current GL
+ * context is required). GC_ERR_IO names a missing file; GC_ERR_GL prints the info log with
+ * the file name. */
+enum gc_status gc_shader_load(const char *dir, const char *name, unsigned *program);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

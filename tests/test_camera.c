@@ -1,0 +1,174 @@
+/* Camera math without a GL context: framing, matrices, rotate/zoom/pan invariants. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "camera.h"
+#include "check.h"
+
+/* (x, y, z, 1) through a column-major matrix. */
+static void xform(const float m[16], const float p[3], float out[4])
+{
+    for (int r = 0; r < 4; r++)
+        out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+}
+
+static float dist3(const float a[3], const float b[3])
+{
+    float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+static void test_fit(void)
+{
+    /* Two clumps 30 units apart around (10, 0, 0), like the Dubinski pair. */
+    enum { N = 2000 };
+    float *p = calloc(4 * N, sizeof *p);
+    struct gc_camera c;
+    unsigned s = 12345;
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    for (int i = 0; i < N; i++) {
+        float cx = (i % 2) ? -5.0f : 25.0f;
+        for (int k = 0; k < 3; k++) {
+            s = s * 1103515245u + 12345u;
+            p[4 * i + k] = (k == 0 ? cx : 0.0f) + ((float)(s >> 8) / 16777216.0f - 0.5f) * 8.0f;
+        }
+        p[4 * i + 3] = 1.0f;
+    }
+    gc_camera_fit(&c, p, N);
+    CHECK_NEAR(c.target[0], 10.0f, 0.5f);
+    CHECK_NEAR(c.target[1], 0.0f, 0.5f);
+    /* Every body must be inside the view frustum of a square viewport. */
+    {
+        float v[16], pr[16], mvp[16], q[4];
+        int outside = 0;
+        gc_camera_view(&c, v);
+        gc_camera_projection(&c, 1.0f, pr);
+        gc_camera_mat_mul(pr, v, mvp);
+        for (int i = 0; i < N; i++) {
+            xform(mvp, &p[4 * i], q);
+            if (q[3] <= 0.0f || fabsf(q[0] / q[3]) > 1.0f || fabsf(q[1] / q[3]) > 1.0f ||
+                fabsf(q[2] / q[3]) > 1.0f)
+                outside++;
+        }
+        CHECK(outside == 0);
+    }
+    /* ...and not be a speck: the system spans a good part of the view. */
+    CHECK_LT(c.distance, 120.0f);
+    CHECK_LT(30.0f, c.distance);
+    free(p);
+
+    gc_camera_fit(&c, NULL, 0);
+    CHECK(c.distance > 40.0f);
+    CHECK(isfinite(c.distance));
+}
+
+static void test_view(void)
+{
+    struct gc_camera c;
+    float v[16], e[3], q[4];
+    gc_camera_fit(&c, NULL, 0);
+    c.target[0] = 3.0f;
+    c.target[1] = -2.0f;
+    c.target[2] = 1.0f;
+    gc_camera_view(&c, v);
+    /* The target lies straight ahead at -distance on the eye z axis. */
+    xform(v, c.target, q);
+    CHECK_NEAR(q[0], 0.0f, 1e-4f);
+    CHECK_NEAR(q[1], 0.0f, 1e-4f);
+    CHECK_NEAR(q[2], -c.distance, 1e-3f);
+    /* The eye maps to the origin, and sits `distance` from the target. */
+    gc_camera_eye(&c, e);
+    CHECK_NEAR(dist3(e, c.target), c.distance, 1e-3f);
+    xform(v, e, q);
+    CHECK_NEAR(q[0] * q[0] + q[1] * q[1] + q[2] * q[2], 0.0f, 1e-6f);
+    /* Rotation part is orthonormal. */
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            float dot = v[a] * v[b] + v[4 + a] * v[4 + b] + v[8 + a] * v[8 + b];
+            CHECK_NEAR(dot, a == b ? 1.0f : 0.0f, 1e-5f);
+        }
+    /* World +z points up on screen (positive eye y). */
+    {
+        float up[3] = {c.target[0], c.target[1], c.target[2] + 1.0f};
+        xform(v, up, q);
+        CHECK(q[1] > 0.0f);
+    }
+}
+
+static void test_projection(void)
+{
+    struct gc_camera c;
+    float p[16], n, f, q[4];
+    gc_camera_fit(&c, NULL, 0);
+    gc_camera_projection(&c, 1.6f, p);
+    gc_camera_clip(&c, &n, &f);
+    CHECK(n > 0.0f && f > n);
+    {
+        float pn[3] = {0, 0, -n}, pf[3] = {0, 0, -f};
+        xform(p, pn, q);
+        CHECK_NEAR(q[2] / q[3], -1.0f, 1e-4f);
+        xform(p, pf, q);
+        CHECK_NEAR(q[2] / q[3], 1.0f, 1e-4f);
+    }
+    /* A point on the top edge of the vertical field of view maps to y = +1. */
+    {
+        float d = 10.0f, pt[3] = {0, d * tanf(0.5f * c.fovy), -d};
+        xform(p, pt, q);
+        CHECK_NEAR(q[1] / q[3], 1.0f, 1e-4f);
+    }
+}
+
+static void test_controls(void)
+{
+    struct gc_camera c;
+    float d0, t0[3], e[3];
+    gc_camera_fit(&c, NULL, 0);
+    d0 = c.distance;
+    gc_camera_zoom(&c, 0.5f);
+    CHECK_NEAR(c.distance, 0.5f * d0, 1e-4f * d0);
+    gc_camera_zoom(&c, 1e-9f);
+    CHECK_NEAR(c.distance, c.min_distance, 1e-6f);
+    gc_camera_zoom(&c, 1e9f);
+    CHECK_NEAR(c.distance, c.max_distance, 1e-3f);
+    gc_camera_zoom(&c, -1.0f);  /* ignored */
+    CHECK_NEAR(c.distance, c.max_distance, 1e-3f);
+
+    /* Rotation keeps the distance and clamps the pitch short of the pole. */
+    gc_camera_fit(&c, NULL, 0);
+    gc_camera_rotate(&c, 100.0f, 100000.0f);
+    CHECK(c.pitch < 1.5708f && c.pitch > 1.5f);
+    gc_camera_eye(&c, e);
+    CHECK_NEAR(dist3(e, c.target), c.distance, 1e-3f);
+    gc_camera_rotate(&c, 0.0f, -200000.0f);
+    CHECK(c.pitch > -1.5708f && c.pitch < -1.5f);
+
+    /* Panning moves the target perpendicular to the view direction, by the on-screen amount. */
+    gc_camera_fit(&c, NULL, 0);
+    for (int k = 0; k < 3; k++)
+        t0[k] = c.target[k];
+    gc_camera_pan(&c, 0.0f, 100.0f, 800.0f);
+    {
+        float v[16], q[4];
+        gc_camera_view(&c, v);
+        /* The old target, seen from the new camera, is now 100 px below the centre line:
+         * y_eye / (d tan(fovy/2)) = -100 / 400. */
+        xform(v, t0, q);
+        CHECK_NEAR(q[1] / (c.distance * tanf(0.5f * c.fovy)), -0.25f, 1e-4f);
+        CHECK_NEAR(q[0], 0.0f, 1e-4f);
+        CHECK_NEAR(q[2], -c.distance, 1e-3f);
+    }
+    gc_camera_pan(&c, 5.0f, 5.0f, 0.0f);  /* zero-height viewport: ignored, not NaN */
+    CHECK(isfinite(c.target[0]) && isfinite(c.target[1]) && isfinite(c.target[2]));
+}
+
+int main(void)
+{
+    test_fit();
+    test_view();
+    test_projection();
+    test_controls();
+    return check_failures ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+# Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
+gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/camera.c)
+
+find_program(GC_XVFB_RUN xvfb-run)
+find_program(GC_XDOTOOL xdotool)
+find_package(Python3 COMPONENTS Interpreter)
+set(GC_VIEWER_ENV
+  "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
+  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
+  "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan.supp:print_suppressions=0")
+
+if(Python3_FOUND)
+  # No X server needed (and none may be used): DISPLAY is removed inside the script.
+  add_test(NAME test_viewer_headless
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_headless.py
+                   $<TARGET_FILE:galaxy>)
+  add_test(NAME test_viewer_no_display
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
+                   $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_viewer_headless test_viewer_no_display PROPERTIES
+    ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
+  if(GC_XVFB_RUN AND GC_XDOTOOL)
+    add_test(NAME test_viewer_window
+             COMMAND ${GC_XVFB_RUN} -a -s "-screen 0 1280x800x24"
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
+                     $<TARGET_FILE:galaxy>)
+    set_tests_properties(test_viewer_window PROPERTIES
+      ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
+  else()
+    message(STATUS "xvfb-run or xdotool missing: test_viewer_window not registered")
+  endif()
+endif()

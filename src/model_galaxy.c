@@ -1,42 +1,716 @@
-/* Built-in galaxy models (placeholder until the generator lands: a rotating Plummer pair). */
+/* Built-in galaxy models: samples disk + bulge + halo galaxies in equilibrium, alone or as the Dubinski pair. */
 /* SPDX-License-Identifier: MIT */
 #include "model_galaxy.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 
-/* xorshift64*: small, fast, and reproducible on every platform. */
-static double rnd(uint64_t *s)
+#define PI 3.14159265358979323846
+
+/* Radial tables: the potential, the Jeans integrals and the disk kinematics are tabulated
+ * once per build on NGRID points and interpolated, so sampling is O(1) per body and the
+ * cost is O(N) overall. 4096 points keep interpolation errors below 1e-4 relative. */
+#define NGRID 4096
+/* Bodies per random-number stream. Each chunk of a block gets its own stream seeded from
+ * (seed, block, chunk), so chunks can run on any thread in any order and the bytes do not
+ * depend on the thread count. */
+#define CHUNK 8192
+
+/* Geometry of the encounter, measured from the Dubinski table by tools/measure_dubinski.py
+ * (also in shared/data/README.md, "Block layout"): galaxy B relative to galaxy A starts
+ * 29.975 apart and approaches at 1.5225 (1.4289 radial, 0.5254 tangential), a bound orbit
+ * (point-mass specific energy -0.025, Kepler pericentre 3.5). Disk A spins about -z (it
+ * lies in the x-y plane, 21 degrees from the orbital plane, whose normal is
+ * (0.190, -0.315, -0.930)); disk B is tilted, spin axis (-0.445, -0.766, -0.464). */
+static const double orbit_dr[3] = {-0.83322 - 1.74563, 9.08733 + 19.03839, -3.24400 - 6.79634};
+static const double orbit_dv[3] = {0.20574 + 0.43104, -0.40879 - 0.85644, 0.18037 + 0.37788};
+static const double spin_a[3] = {0.0, 0.0, -1.0};
+static const double spin_b[3] = {-0.44489, -0.76598, -0.46406};
+
+/* Galaxy A of the table. Masses are the README's block masses. Sizes are fits to the
+ * table's particles (tools/measure_dubinski.py, about each galaxy's bulge centre):
+ * - disk: half-mass radius R_1/2 = 1.616 gives h = R_1/2 / 1.678 = 0.963; median |z| =
+ *   0.0538 gives the sech^2 height z0 = 0.0538 / atanh(1/2) = 0.098; outermost disk
+ *   particle at 6.06 = 6.3 h. The table's disk has Q ~ 1.5 at 1.7-2.2 h, rising outwards.
+ * - bulge and halo: the table's are not Hernquist spheres (the bulge has a core and a steep
+ *   edge, log slopes -0.55 at 0.06 to -4.8 at 0.46). We keep Hernquist profiles, as the
+ *   issue asks, and choose a and the truncation radius rt so that the half-mass and
+ *   90%-mass radii equal the measured ones: bulge 0.248 and 0.483 -> a = 0.271, rt = 0.563;
+ *   halo 6.89 and 14.65 -> a = 6.38, rt = 17.63. Enclosed mass, and so the rotation curve
+ *   (~0.95 from r = 1 to 8) and the tidal field, then follow the table closely. */
+void gc_model_galaxy_params_mw(struct gc_model_galaxy_params *p)
 {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return (double)((*s * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+    p->disk_mass = 0.817421;
+    p->disk_h = 0.963;
+    p->disk_z0 = 0.098;
+    p->disk_rmax = 6.06;
+    p->disk_q = 1.5; /* issue 5: Toomre Q >= 1.5, the table's minimum */
+    p->bulge_mass = 0.430641;
+    p->bulge_a = 0.271;
+    p->bulge_rt = 0.563;
+    p->halo_mass = 10.215096;
+    p->halo_a = 6.38;
+    p->halo_rt = 17.63;
 }
+
+/* ---- analytic profiles ---- */
+
+/* Truncated Hernquist sphere: M(<r) / M(<rt). */
+static double hern_frac(double r, double a, double rt)
+{
+    if (r >= rt)
+        return 1.0;
+    double q = r / (r + a), qt = rt / (rt + a);
+    return (q * q) / (qt * qt);
+}
+
+/* Density of a Hernquist sphere holding mass m inside rt, zero outside. */
+static double hern_rho(double r, double m, double a, double rt)
+{
+    if (r > rt)
+        return 0.0;
+    double qt = rt / (rt + a);
+    double x = r + a;
+    return m / (qt * qt) * a / (2.0 * PI * r * x * x * x);
+}
+
+/* Exponential disk: fraction of the untruncated mass inside x = R / h. */
+static double expo_frac(double x)
+{
+    return 1.0 - (1.0 + x) * exp(-x);
+}
+
+static double disk_frac(const struct gc_model_galaxy_params *p, double r)
+{
+    if (r >= p->disk_rmax)
+        return 1.0;
+    return expo_frac(r / p->disk_h) / expo_frac(p->disk_rmax / p->disk_h);
+}
+
+double gc_model_galaxy_mass_fraction(const struct gc_model_galaxy_params *p,
+                                     enum gc_component c, double r)
+{
+    if (r <= 0.0)
+        return 0.0;
+    switch (c) {
+    case GC_DISK: return disk_frac(p, r);
+    case GC_BULGE: return hern_frac(r, p->bulge_a, p->bulge_rt);
+    case GC_HALO: return hern_frac(r, p->halo_a, p->halo_rt);
+    }
+    return 0.0;
+}
+
+/* Mass inside spherical radius r, the disk counted by its cylindrical enclosed mass. This
+ * spherical approximation of the disk is used for the bulge and halo Jeans integrals only;
+ * the disk is ~7% of the galaxy's mass, so the error it makes in their dispersions is small. */
+static double mass_sph(const struct gc_model_galaxy_params *p, double r)
+{
+    return p->bulge_mass * hern_frac(r, p->bulge_a, p->bulge_rt) +
+           p->halo_mass * hern_frac(r, p->halo_a, p->halo_rt) + p->disk_mass * disk_frac(p, r);
+}
+
+/* Modified Bessel functions I0, I1, K0, K1: polynomial fits of Abramowitz & Stegun 9.8.1-8
+ * (relative error < 2e-7), for the exponential disk's rotation curve. */
+static double bess_i0(double x)
+{
+    double ax = fabs(x), y;
+    if (ax < 3.75) {
+        y = (x / 3.75) * (x / 3.75);
+        return 1.0 + y * (3.5156229 + y * (3.0899424 + y * (1.2067492 + y * (0.2659732 +
+               y * (0.360768e-1 + y * 0.45813e-2)))));
+    }
+    y = 3.75 / ax;
+    return (exp(ax) / sqrt(ax)) * (0.39894228 + y * (0.1328592e-1 + y * (0.225319e-2 +
+           y * (-0.157565e-2 + y * (0.916281e-2 + y * (-0.2057706e-1 + y * (0.2635537e-1 +
+           y * (-0.1647633e-1 + y * 0.392377e-2))))))));
+}
+
+static double bess_i1(double x)
+{
+    double ax = fabs(x), y;
+    if (ax < 3.75) {
+        y = (x / 3.75) * (x / 3.75);
+        return ax * (0.5 + y * (0.87890594 + y * (0.51498869 + y * (0.15084934 +
+               y * (0.2658733e-1 + y * (0.301532e-2 + y * 0.32411e-3))))));
+    }
+    y = 3.75 / ax;
+    double t = 0.2282967e-1 + y * (-0.2895312e-1 + y * (0.1787654e-1 - y * 0.420059e-2));
+    t = 0.39894228 + y * (-0.3988024e-1 + y * (-0.362018e-2 + y * (0.163801e-2 +
+        y * (-0.1031555e-1 + y * t))));
+    return t * exp(ax) / sqrt(ax);
+}
+
+static double bess_k0(double x)
+{
+    double y;
+    if (x <= 2.0) {
+        y = x * x / 4.0;
+        return (-log(x / 2.0) * bess_i0(x)) + (-0.57721566 + y * (0.42278420 +
+               y * (0.23069756 + y * (0.3488590e-1 + y * (0.262698e-2 + y * (0.10750e-3 +
+               y * 0.74e-5))))));
+    }
+    y = 2.0 / x;
+    return (exp(-x) / sqrt(x)) * (1.25331414 + y * (-0.7832358e-1 + y * (0.2189568e-1 +
+           y * (-0.1062446e-1 + y * (0.587872e-2 + y * (-0.251540e-2 + y * 0.53208e-3))))));
+}
+
+static double bess_k1(double x)
+{
+    double y;
+    if (x <= 2.0) {
+        y = x * x / 4.0;
+        return (log(x / 2.0) * bess_i1(x)) + (1.0 / x) * (1.0 + y * (0.15443144 +
+               y * (-0.67278579 + y * (-0.18156897 + y * (-0.1919402e-1 + y * (-0.110404e-2 +
+               y * (-0.4686e-4)))))));
+    }
+    y = 2.0 / x;
+    return (exp(-x) / sqrt(x)) * (1.25331414 + y * (0.23498619 + y * (-0.3655620e-1 +
+           y * (0.1504268e-1 + y * (-0.780353e-2 + y * (0.325614e-2 + y * (-0.68245e-3)))))));
+}
+
+/* Midplane circular speed squared of a razor-thin exponential disk (Freeman 1970; Binney &
+ * Tremaine eq. 2.165): v^2 = 4 pi G Sigma0 h y^2 [I0 K0 - I1 K1](y), y = R / 2h. Thickness
+ * (z0 = 0.1 h) lowers it by a few per cent inside ~h; the disk is a minor part of v there. */
+static double disk_vc2(double sigma0, double h, double r)
+{
+    if (r <= 0.0)
+        return 0.0;
+    double y = r / (2.0 * h);
+    return 4.0 * PI * sigma0 * h * y * y *
+           (bess_i0(y) * bess_k0(y) - bess_i1(y) * bess_k1(y));
+}
+
+/* ---- tables ---- */
+
+/* A quantity tabulated on a logarithmic radius grid r_i = exp(lr0 + i dlr). */
+struct loggrid {
+    double lr0, dlr;
+    double v[NGRID];
+};
+
+static void loggrid_init(struct loggrid *g, double rlo, double rhi)
+{
+    g->lr0 = log(rlo);
+    g->dlr = (log(rhi) - g->lr0) / (NGRID - 1);
+}
+
+static double loggrid_r(const struct loggrid *g, int i)
+{
+    return exp(g->lr0 + g->dlr * i);
+}
+
+/* Linear interpolation in ln r, clamped to the grid's ends. */
+static double loggrid_at(const struct loggrid *g, double r)
+{
+    double t = (log(r > 1e-30 ? r : 1e-30) - g->lr0) / g->dlr;
+    if (t <= 0.0)
+        return g->v[0];
+    if (t >= NGRID - 1)
+        return g->v[NGRID - 1];
+    int i = (int)t;
+    double f = t - i;
+    return g->v[i] * (1.0 - f) + g->v[i + 1] * f;
+}
+
+struct tables {
+    struct loggrid sig[2];   /* Maxwellian dispersion of bulge [0] and halo [1] (see
+                              * truncate_maxwellian); holds sigma^2 while it is built */
+    struct loggrid phi;      /* potential (spherical approximation), for escape speeds */
+    double rmax_all;         /* outer edge of the galaxy; phi = -M/r beyond */
+    double mass_all;         /* total mass of the galaxy */
+    /* disk, on a linear grid R_j = j dR, j < NGRID */
+    double dR;
+    double cdf[NGRID];                       /* enclosed disk mass fraction */
+    double vphi[NGRID], sigr[NGRID], sigp[NGRID], sigz[NGRID];
+};
+
+/* Isotropic Jeans equation for a spheroid of density rho in the galaxy's total mass
+ * profile: rho sigma^2 (r) = int_r^rt rho(r') M(<r') / r'^2 dr' (Binney & Tremaine 4.216
+ * with beta = 0). Trapezoid rule in ln r on a grid that ends exactly at rt. */
+static void jeans(const struct gc_model_galaxy_params *p, double m, double a, double rt,
+                  struct loggrid *g)
+{
+    loggrid_init(g, 1e-4 * a, rt);
+    double integral = 0.0, prev = 0.0;
+    for (int i = NGRID - 1; i >= 0; i--) {
+        double r = loggrid_r(g, i);
+        double rho = hern_rho(r, m, a, rt);
+        double cur = rho * mass_sph(p, r) / r; /* integrand times r, for d ln r */
+        if (i < NGRID - 1)
+            integral += 0.5 * (cur + prev) * g->dlr;
+        prev = cur;
+        g->v[i] = rho > 0.0 ? integral / rho : 0.0;
+    }
+}
+
+/* Second moment of a 3D Maxwellian of dispersion s cut at speed k s, over 3 s^2. */
+static double trunc_moment(double k)
+{
+    double e = exp(-0.5 * k * k), f = erf(k / sqrt(2.0)), c = sqrt(2.0 / PI);
+    double m2 = f - c * k * e, m4 = f - c * e * (k + k * k * k / 3.0);
+    return m2 > 0.0 ? m4 / m2 : k * k / 5.0;
+}
+
+/* Turns the Jeans dispersion^2 table into the dispersion s of the Maxwellian that, once
+ * cut at VCUT times the escape speed (as sample_spheroid does), keeps the Jeans second
+ * moment 3 sigma^2. Without this the cut removes ~10% of the halo's kinetic energy (the
+ * outer halo's sigma is close to the truncated potential's escape speed) and the galaxy
+ * starts at 2K/|W| ~ 0.9. Where even a uniform fill of the velocity sphere (moment
+ * vmax^2 / 5) is too cold, the largest useful s is kept. Bisection in s / sigma. */
+#define VCUT 0.95
+static void truncate_maxwellian(struct loggrid *g, const struct tables *t)
+{
+    for (int i = 0; i < NGRID; i++) {
+        double r = loggrid_r(g, i), s2 = g->v[i];
+        if (s2 <= 0.0)
+            continue;
+        double phi = r < t->rmax_all ? loggrid_at(&t->phi, r) : -t->mass_all / r;
+        double vmax = VCUT * sqrt(-2.0 * phi), sig = sqrt(s2);
+        double lo = 1.0, hi = 20.0;
+        if (trunc_moment(vmax / (hi * sig)) * hi * hi < 1.0) {
+            g->v[i] = hi * sig;
+            continue;
+        }
+        for (int it = 0; it < 60; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (trunc_moment(vmax / (mid * sig)) * mid * mid < 1.0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        g->v[i] = 0.5 * (lo + hi) * sig;
+    }
+}
+
+static void build_tables(const struct gc_model_galaxy_params *p, struct tables *t)
+{
+    double rout = fmax(p->halo_rt, fmax(p->bulge_rt, p->disk_rmax));
+    t->rmax_all = rout;
+    t->mass_all = p->disk_mass + p->bulge_mass + p->halo_mass;
+    struct loggrid *g = &t->phi;
+    loggrid_init(g, 1e-4 * fmin(p->bulge_a, p->disk_h), rout);
+    double phi = -t->mass_all / rout, prev = 0.0;
+    for (int i = NGRID - 1; i >= 0; i--) {
+        double r = loggrid_r(g, i);
+        double cur = mass_sph(p, r) / r; /* dphi/dr = M/r^2, times r for d ln r */
+        if (i < NGRID - 1)
+            phi -= 0.5 * (cur + prev) * g->dlr;
+        prev = cur;
+        g->v[i] = phi;
+    }
+    jeans(p, p->bulge_mass, p->bulge_a, p->bulge_rt, &t->sig[0]);
+    jeans(p, p->halo_mass, p->halo_a, p->halo_rt, &t->sig[1]);
+    truncate_maxwellian(&t->sig[0], t);
+    truncate_maxwellian(&t->sig[1], t);
+
+    /* Disk. Circular speed of the total potential in the midplane: bulge and halo (exact,
+     * spherical) plus the exponential disk (Freeman). */
+    double h = p->disk_h;
+    double sigma0 = p->disk_mass / (2.0 * PI * h * h * expo_frac(p->disk_rmax / h));
+    static const int nj = NGRID;
+    t->dR = p->disk_rmax / (nj - 1);
+    double *vc2 = malloc(sizeof(double) * nj), *gam2 = malloc(sizeof(double) * nj);
+    double *kap = malloc(sizeof(double) * nj);
+    if (!vc2 || !gam2 || !kap) {
+        /* tiny allocation; callers check via the NaN guard below */
+        free(vc2), free(gam2), free(kap);
+        t->dR = NAN;
+        return;
+    }
+    for (int j = 0; j < nj; j++) {
+        double r = j * t->dR;
+        double msph = p->bulge_mass * hern_frac(r, p->bulge_a, p->bulge_rt) +
+                      p->halo_mass * hern_frac(r, p->halo_a, p->halo_rt);
+        vc2[j] = (j ? msph / r : 0.0) + disk_vc2(sigma0, h, r);
+        t->cdf[j] = disk_frac(p, r);
+    }
+    /* kappa^2 = R dOmega^2/dR + 4 Omega^2 = (dv^2/dR) / R + 2 v^2 / R^2. */
+    for (int j = 1; j < nj; j++) {
+        double r = j * t->dR;
+        int jl = j - 1, jh = j + 1 < nj ? j + 1 : j;
+        double dv2 = (vc2[jh] - vc2[jl]) / ((jh - jl) * t->dR);
+        double k2 = dv2 / r + 2.0 * vc2[j] / (r * r);
+        kap[j] = sqrt(fmax(k2, 0.0));
+        gam2[j] = vc2[j] > 0.0 ? k2 * r * r / (4.0 * vc2[j]) : 1.0;
+        /* epicycle theory bounds kappa^2 / 4 Omega^2 between 1/4 (Kepler) and 1 (solid body) */
+        gam2[j] = fmin(fmax(gam2[j], 0.25), 1.0);
+    }
+    gam2[0] = gam2[1];
+    kap[0] = kap[1];
+    /* Radial dispersion sigma_R^2 = c exp(-R/h) (Hernquist 1993, ApJS 86, 389: sigma_R
+     * proportional to sigma_z, both following the surface density), with c set so the
+     * minimum of Q = sigma_R kappa / (3.36 Sigma) over the disk is disk_q. */
+    double qmin = INFINITY;
+    for (int j = 1; j < nj; j++) {
+        double r = j * t->dR;
+        double sig = sigma0 * exp(-r / h);
+        double q = exp(-0.5 * r / h) * kap[j] / (3.36 * sig);
+        if (q < qmin)
+            qmin = q;
+    }
+    double sr0 = p->disk_q / qmin;
+    for (int j = 0; j < nj; j++) {
+        double r = j * t->dR;
+        double sig = sigma0 * exp(-r / h);
+        double sr2 = sr0 * sr0 * exp(-r / h);
+        /* Isothermal sheet: rho = Sigma / (2 z0) sech^2(z / z0) needs sigma_z^2 = pi G Sigma z0. */
+        t->sigz[j] = sqrt(PI * sig * p->disk_z0);
+        t->sigr[j] = sqrt(sr2);
+        /* Epicyclic ratio sigma_phi^2 / sigma_R^2 = kappa^2 / 4 Omega^2. */
+        t->sigp[j] = sqrt(sr2 * gam2[j]);
+        /* Asymmetric drift (Binney & Tremaine 4.228, no tilt term), Sigma sigma_R^2 ~ exp(-2R/h):
+         * vphi^2 = vc^2 + sigma_R^2 (1 - kappa^2 / 4 Omega^2 - 2 R / h). */
+        double vm2 = vc2[j] + sr2 * (1.0 - gam2[j] - 2.0 * r / h);
+        t->vphi[j] = sqrt(fmax(vm2, 0.0));
+    }
+    free(vc2);
+    free(gam2);
+    free(kap);
+}
+
+/* ---- random numbers: xoshiro256** seeded by splitmix64 (Blackman & Vigna 2018) ---- */
+
+struct rng {
+    uint64_t s[4];
+    double spare;   /* second Box-Muller deviate */
+    int has_spare;
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *g, uint64_t seed, uint64_t block, uint64_t chunk)
+{
+    uint64_t x = seed;
+    x = splitmix64(&x) ^ (block * 0xD1B54A32D192ED03ULL);
+    x = splitmix64(&x) ^ (chunk * 0x8CB92BA72F3D8DD7ULL);
+    for (int i = 0; i < 4; i++)
+        g->s[i] = splitmix64(&x);
+    g->has_spare = 0;
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return r;
+}
+
+/* Uniform in the open interval (0, 1). */
+static double uniform(struct rng *g)
+{
+    return ((double)(rng_next(g) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(struct rng *g)
+{
+    if (g->has_spare) {
+        g->has_spare = 0;
+        return g->spare;
+    }
+    double r = sqrt(-2.0 * log(uniform(g))), a = 2.0 * PI * uniform(g);
+    g->spare = r * sin(a);
+    g->has_spare = 1;
+    return r * cos(a);
+}
+
+/* ---- sampling ---- */
+
+/* Where and how a galaxy sits in the output: scales, orientation, centre and velocity. */
+struct placement {
+    double lscale, mscale, vscale;
+    double e1[3], e2[3], n[3];  /* galaxy x, y, z (spin) axes in the output frame */
+    double centre[3], vel[3];
+};
+
+static void place(struct placement *pl, double lscale, double mscale, const double spin[3],
+                  const double centre[3], const double vel[3])
+{
+    pl->lscale = lscale;
+    pl->mscale = mscale;
+    pl->vscale = sqrt(mscale / lscale);
+    double s = sqrt(spin[0] * spin[0] + spin[1] * spin[1] + spin[2] * spin[2]);
+    for (int k = 0; k < 3; k++) {
+        pl->n[k] = spin[k] / s;
+        pl->centre[k] = centre[k];
+        pl->vel[k] = vel[k];
+    }
+    /* e1: any unit vector normal to n; e2 = n x e1, so (e1, e2, n) is right-handed. */
+    double ref[3] = {1.0, 0.0, 0.0};
+    if (fabs(pl->n[0]) > 0.9)
+        ref[0] = 0.0, ref[1] = 1.0;
+    double d = ref[0] * pl->n[0] + ref[1] * pl->n[1] + ref[2] * pl->n[2], l = 0.0;
+    for (int k = 0; k < 3; k++) {
+        pl->e1[k] = ref[k] - d * pl->n[k];
+        l += pl->e1[k] * pl->e1[k];
+    }
+    l = sqrt(l);
+    for (int k = 0; k < 3; k++)
+        pl->e1[k] /= l;
+    pl->e2[0] = pl->n[1] * pl->e1[2] - pl->n[2] * pl->e1[1];
+    pl->e2[1] = pl->n[2] * pl->e1[0] - pl->n[0] * pl->e1[2];
+    pl->e2[2] = pl->n[0] * pl->e1[1] - pl->n[1] * pl->e1[0];
+}
+
+static void put(const struct placement *pl, const double x[3], const double v[3], double m,
+                float *pos, float *vel)
+{
+    for (int k = 0; k < 3; k++) {
+        double xo = x[0] * pl->e1[k] + x[1] * pl->e2[k] + x[2] * pl->n[k];
+        double vo = v[0] * pl->e1[k] + v[1] * pl->e2[k] + v[2] * pl->n[k];
+        pos[k] = (float)(pl->centre[k] + pl->lscale * xo);
+        vel[k] = (float)(pl->vel[k] + pl->vscale * vo);
+    }
+    pos[3] = (float)m;
+    vel[3] = 0.0f;
+}
+
+static void sample_disk(const struct gc_model_galaxy_params *p, const struct tables *t,
+                        struct rng *g, double x[3], double v[3])
+{
+    /* Cylindrical radius by inverting the tabulated enclosed-mass fraction. */
+    double u = uniform(g);
+    int lo = 0, hi = NGRID - 1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (t->cdf[mid] <= u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double f = (u - t->cdf[lo]) / (t->cdf[hi] - t->cdf[lo]);
+    double r = (lo + f) * t->dR;
+    double phi = 2.0 * PI * uniform(g);
+    /* sech^2 profile: cumulative (1 + tanh(z / z0)) / 2. */
+    double z = p->disk_z0 * atanh(2.0 * uniform(g) - 1.0);
+    double c = cos(phi), s = sin(phi);
+    double vr = t->sigr[lo] * (1.0 - f) + t->sigr[hi] * f;
+    double vp = t->sigp[lo] * (1.0 - f) + t->sigp[hi] * f;
+    double vz = t->sigz[lo] * (1.0 - f) + t->sigz[hi] * f;
+    double vm = t->vphi[lo] * (1.0 - f) + t->vphi[hi] * f;
+    vr *= gauss(g);
+    vp = vm + vp * gauss(g);
+    vz *= gauss(g);
+    x[0] = r * c, x[1] = r * s, x[2] = z;
+    v[0] = vr * c - vp * s, v[1] = vr * s + vp * c, v[2] = vz;
+}
+
+/* Spheroid (which = 0 bulge, 1 halo): radius from the inverse Hernquist cumulative mass,
+ * isotropic direction, Maxwellian velocity with the local Jeans dispersion, redrawn when it
+ * would exceed 95% of the local escape speed (such bodies would leave at once). */
+static void sample_spheroid(const struct tables *t, double a, double rt, int which,
+                            struct rng *g, double x[3], double v[3])
+{
+    double qt = rt / (rt + a);
+    double q = sqrt(uniform(g)) * qt;
+    double r = a * q / (1.0 - q);
+    double cz = 2.0 * uniform(g) - 1.0, sz = sqrt(1.0 - cz * cz), ph = 2.0 * PI * uniform(g);
+    x[0] = r * sz * cos(ph), x[1] = r * sz * sin(ph), x[2] = r * cz;
+    double sig = loggrid_at(&t->sig[which], r);
+    double phi = r < t->rmax_all ? loggrid_at(&t->phi, r) : -t->mass_all / r;
+    double vmax2 = VCUT * VCUT * 2.0 * -phi;
+    for (int tries = 0;; tries++) {
+        v[0] = sig * gauss(g), v[1] = sig * gauss(g), v[2] = sig * gauss(g);
+        double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        if (v2 < vmax2)
+            break;
+        if (tries == 256) { /* only where s >> vmax; keep the direction */
+            double s = sqrt(vmax2 / v2) * 0.99;
+            v[0] *= s, v[1] *= s, v[2] *= s;
+            break;
+        }
+    }
+}
+
+enum gc_status gc_model_galaxy_counts(const char *name, size_t n, size_t counts[6])
+{
+    int pair;
+    if (!name || strcmp(name, "mw-m31") == 0) {
+        pair = 1;
+    } else if (strcmp(name, "single") == 0) {
+        pair = 0;
+    } else {
+        gc_log_error("unknown model '%s'; available: mw-m31, single", name);
+        return GC_ERR_INVALID;
+    }
+    size_t need = pair ? 6 : 3;
+    if (n < need) {
+        gc_log_error("model %s needs at least %zu bodies (one per component), got %zu",
+                     pair ? "mw-m31" : "single", need, n);
+        return GC_ERR_INVALID;
+    }
+    if (n > GC_MAX_BODIES) {
+        gc_log_error("model %s: %zu bodies is more than the limit of %zu (%.1f GiB of host "
+                     "memory)", pair ? "mw-m31" : "single", n, GC_MAX_BODIES,
+                     (double)n * 33.0 / (1024.0 * 1024.0 * 1024.0));
+        return GC_ERR_INVALID;
+    }
+    size_t ng[2] = {pair ? n / 2 : n, pair ? n - n / 2 : 0};
+    for (int g = 0; g < 2; g++) {
+        size_t disk = 0, bulge = 0, halo = 0;
+        if (ng[g]) {
+            /* 40% disk, 20% bulge, 40% halo by number (the Dubinski table's proportions),
+             * rounded, with at least one body per component. */
+            disk = (2 * ng[g] + 2) / 5;
+            bulge = (ng[g] + 2) / 5;
+            if (disk < 1)
+                disk = 1;
+            if (bulge < 1)
+                bulge = 1;
+            if (disk + bulge > ng[g] - 1) { /* only when ng < 5 */
+                disk = ng[g] - 2;
+                bulge = 1;
+            }
+            halo = ng[g] - disk - bulge;
+        }
+        counts[0 + g] = disk;
+        counts[2 + g] = bulge;
+        counts[4 + g] = halo;
+    }
+    return GC_OK;
+}
+
+struct task {
+    size_t first, count;  /* body range */
+    int block;
+    size_t chunk;
+};
 
 enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
                                      struct gc_bodies *out)
 {
-    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
-    int pair = strcmp(name, "single") != 0;
-    enum gc_status st = gc_bodies_alloc(out, n);
+    size_t counts[6];
+    memset(out, 0, sizeof *out);
+    enum gc_status st = gc_model_galaxy_counts(name, n, counts);
     if (st != GC_OK)
         return st;
-    for (size_t i = 0; i < n; i++) {
-        int g = pair ? (int)(i % 2) : 0;
-        double r = 2.0 * sqrt(rnd(&s)) + 0.05, phi = 6.283185307179586 * rnd(&s);
-        double v = sqrt(1.0 * r * r / pow(r * r + 1.0, 1.5)) ;
-        double cx = pair ? (g ? -10.0 : 10.0) : 0.0, cv = pair ? (g ? 0.3 : -0.3) : 0.0;
-        out->pos[4 * i + 0] = (float)(cx + r * cos(phi));
-        out->pos[4 * i + 1] = (float)(r * sin(phi));
-        out->pos[4 * i + 2] = (float)(0.05 * (rnd(&s) - 0.5));
-        out->pos[4 * i + 3] = (float)((pair ? 2.0 : 1.0) / (double)n);
-        out->vel[4 * i + 0] = (float)(-v * sin(phi));
-        out->vel[4 * i + 1] = (float)(cv + v * cos(phi));
-        out->vel[4 * i + 2] = 0.0f;
-        out->tag[i] = GC_TAG(g, GC_DISK);
+    int pair = counts[1] > 0;
+
+    struct gc_model_galaxy_params p;
+    gc_model_galaxy_params_mw(&p);
+    struct tables *t = malloc(sizeof *t);
+    if (!t) {
+        gc_log_error("model: cannot allocate %zu bytes of tables", sizeof *t);
+        return GC_ERR_NOMEM;
     }
+    build_tables(&p, t);
+    if (!isfinite(t->dR)) {
+        gc_log_error("model: cannot allocate disk tables");
+        free(t);
+        return GC_ERR_NOMEM;
+    }
+
+    /* Galaxy A ("Milky Way") and B ("Andromeda", A scaled), on the table's orbit, each
+     * placed at its position relative to the pair's centre of mass. */
+    struct placement pl[2];
+    double ma = p.disk_mass + p.bulge_mass + p.halo_mass, mb = ma * GC_MODEL_B_MASS_SCALE;
+    double ca[3], cb[3], va[3], vb[3], zero[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 3; k++) {
+        ca[k] = -mb / (ma + mb) * orbit_dr[k];
+        cb[k] = ma / (ma + mb) * orbit_dr[k];
+        va[k] = -mb / (ma + mb) * orbit_dv[k];
+        vb[k] = ma / (ma + mb) * orbit_dv[k];
+    }
+    if (pair) {
+        place(&pl[0], 1.0, 1.0, spin_a, ca, va);
+        place(&pl[1], GC_MODEL_B_LENGTH_SCALE, GC_MODEL_B_MASS_SCALE, spin_b, cb, vb);
+    } else {
+        double up[3] = {0.0, 0.0, 1.0};
+        place(&pl[0], 1.0, 1.0, up, zero, zero);
+    }
+
+    st = gc_bodies_alloc(out, n);
+    if (st != GC_OK) {
+        free(t);
+        return st;
+    }
+
+    /* Equal masses within a component (of one galaxy): each body of a block carries the
+     * block's mass / count, as in the Dubinski table, so every block has exactly its mass
+     * whatever N, and no component is sampled more finely in mass than another. */
+    size_t ntask = 0, first[6];
+    for (int b = 0; b < 6; b++) {
+        first[b] = b ? first[b - 1] + counts[b - 1] : 0;
+        ntask += (counts[b] + CHUNK - 1) / CHUNK;
+    }
+    struct task *tasks = malloc(sizeof *tasks * (ntask ? ntask : 1));
+    if (!tasks) {
+        gc_log_error("model: cannot allocate the task list");
+        gc_bodies_free(out);
+        free(t);
+        return GC_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (int b = 0; b < 6; b++)
+        for (size_t c = 0; c * CHUNK < counts[b]; c++) {
+            tasks[k].first = first[b] + c * CHUNK;
+            tasks[k].count = counts[b] - c * CHUNK < CHUNK ? counts[b] - c * CHUNK : CHUNK;
+            tasks[k].block = b;
+            tasks[k].chunk = c;
+            k++;
+        }
+
+    const double cmass[3] = {p.disk_mass, p.bulge_mass, p.halo_mass};
+    long long nt = (long long)ntask;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long long i = 0; i < nt; i++) {
+        const struct task *tk = &tasks[i];
+        int gal = tk->block % 2, comp = tk->block / 2;
+        const struct placement *pp = &pl[gal];
+        double m = cmass[comp] * pp->mscale / (double)counts[tk->block];
+        struct rng g;
+        rng_seed(&g, seed, (uint64_t)tk->block, (uint64_t)tk->chunk);
+        for (size_t j = tk->first; j < tk->first + tk->count; j++) {
+            double x[3], v[3];
+            if (comp == GC_DISK)
+                sample_disk(&p, t, &g, x, v);
+            else if (comp == GC_BULGE)
+                sample_spheroid(t, p.bulge_a, p.bulge_rt, 0, &g, x, v);
+            else
+                sample_spheroid(t, p.halo_a, p.halo_rt, 1, &g, x, v);
+            put(pp, x, v, m, &out->pos[4 * j], &out->vel[4 * j]);
+            out->tag[j] = GC_TAG(gal, comp);
+        }
+    }
+    free(tasks);
+    free(t);
+
+    /* Centre-of-mass frame: the random sample's own centre and mean velocity are off by
+     * ~sigma / sqrt(N); remove them (serial sums, so the result is thread-independent). */
+    double msum = 0.0, xs[3] = {0}, vs[3] = {0};
+    for (size_t j = 0; j < n; j++) {
+        double m = out->pos[4 * j + 3];
+        msum += m;
+        for (int d = 0; d < 3; d++) {
+            xs[d] += m * out->pos[4 * j + d];
+            vs[d] += m * out->vel[4 * j + d];
+        }
+    }
+    for (int d = 0; d < 3; d++)
+        xs[d] /= msum, vs[d] /= msum;
+    for (size_t j = 0; j < n; j++)
+        for (int d = 0; d < 3; d++) {
+            out->pos[4 * j + d] = (float)(out->pos[4 * j + d] - xs[d]);
+            out->vel[4 * j + d] = (float)(out->vel[4 * j + d] - vs[d]);
+        }
     return GC_OK;
 }

@@ -1,0 +1,10 @@
+# CUDA tests: compiled wherever the CUDA backend is built, labelled "cuda"; they return 77
+# ("skipped") when no device is present and fail normally when one is.
+if(GC_HAVE_CUDA)
+  foreach(t test_backend_cuda test_bench_cuda)
+    gc_add_test(${t} ${t}.c)
+    set_tests_properties(${t} PROPERTIES LABELS cuda TIMEOUT 600)
+  endforeach()
+  find_package(OpenMP REQUIRED COMPONENTS C)
+  target_link_libraries(test_backend_cuda PRIVATE OpenMP::OpenMP_C)
+endif()

@@ -247,7 +247,7 @@ static void draw_hud(struct gc_app *a)
 {
     static const float white[4] = {0.92f, 0.94f, 1.0f, 1.0f}, dim[4] = {0.6f, 0.65f, 0.75f, 1.0f},
                        warn[4] = {1.0f, 0.45f, 0.35f, 1.0f}, panel[4] = {0.0f, 0.0f, 0.0f, 0.6f};
-    int scale = (int)fmaxf(1.0f, floorf((float)a->fb_h / 500.0f + 0.5f));
+    int scale = (int)fmaxf(1.0f, floorf((float)a->fb_h / 400.0f + 0.5f));
     char lines[9][200];
     int nl = 0;
     float lh, x, y, w = 0.0f;

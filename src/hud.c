@@ -10,10 +10,11 @@
 #include "shader.h"
 
 /* Glyphs for ASCII 32..95, drawn for this project: seven rows a glyph, one byte a row, bit 4 =
- * leftmost of five columns. Index 64 is a solid block used for panel backgrounds. */
+ * leftmost of five columns. Index 64 is a solid block used for panel backgrounds, 65 is '|'. */
 #define FIRST_CHAR 32
-#define GLYPHS 65
-#define SOLID (GLYPHS - 1)
+#define GLYPHS 66
+#define SOLID 64
+#define BAR 65
 static const unsigned char font[GLYPHS][7] = {
     {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, /* space */
     {0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04}, /* ! */
@@ -80,6 +81,7 @@ static const unsigned char font[GLYPHS][7] = {
     {0x04, 0x0a, 0x11, 0x00, 0x00, 0x00, 0x00}, /* ^ */
     {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1f}, /* _ */
     {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x1f}, /* solid */
+    {0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, /* | */
 };
 
 #define ATLAS_W (GLYPHS * GC_HUD_CELL_W)
@@ -90,6 +92,8 @@ static int glyph_index(unsigned char ch)
 {
     if (ch >= 'a' && ch <= 'z')
         ch = (unsigned char)(ch - 'a' + 'A');
+    if (ch == '|')
+        return BAR;
     if (ch < FIRST_CHAR || ch >= FIRST_CHAR + SOLID)
         return '?' - FIRST_CHAR;
     return ch - FIRST_CHAR;

@@ -1,0 +1,72 @@
+# --headless renders through EGL with no X server: image has bodies where expected, is repeatable.
+# SPDX-License-Identifier: MIT
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import imgcheck  # noqa: E402
+
+galaxy = sys.argv[1]
+tmp = os.environ.get("GC_TEST_TMP", "/tmp")
+os.makedirs(tmp, exist_ok=True)
+data = os.path.join(os.environ.get("GC_SHARED_DATA", ""), "dubinski.tab.gz")
+source = ["--data", data] if os.path.exists(data) else []
+env = dict(os.environ)
+for k in ("DISPLAY", "WAYLAND_DISPLAY"):
+    env.pop(k, None)  # prove that no window system is touched
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+def run(frames, out, extra=()):
+    cmd = [galaxy, "--headless", "--frames", str(frames), "--size", "320x200", "-n", "2048",
+           "--screenshot", out] + source + list(extra)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=90)
+    sys.stdout.write(p.stderr)
+    return p
+
+
+a_path, b_path, c_path = (os.path.join(tmp, "headless_%s.png" % s) for s in "abc")
+for p in (a_path, b_path, c_path):
+    if os.path.exists(p):
+        os.remove(p)
+p = run(1, a_path)
+if p.returncode != 0 and "no EGL display" in p.stderr:
+    print("SKIP: no EGL display on this machine")
+    sys.exit(77)
+check(p.returncode == 0, "--headless --frames 1 exits 0 (got %d)" % p.returncode)
+check("headless: EGL" in p.stderr, "an EGL context was made")
+check(os.path.exists(a_path), "--screenshot wrote %s" % a_path)
+if failures:
+    sys.exit(1)
+a = imgcheck.read_png(a_path)
+check((a.w, a.h) == (320, 200), "screenshot is 320x200 (got %dx%d)" % (a.w, a.h))
+centre = imgcheck.region(a, 0.15, 0.1, 0.85, 0.9)
+lit_c = imgcheck.lit_fraction(a, centre)
+lit_all = imgcheck.lit_fraction(a)
+check(lit_c > 0.01, "bodies visible: %.3f of the central region lit (> 0.01)" % lit_c)
+check(lit_c < 0.6, "not washed out: %.3f of the central region lit (< 0.6)" % lit_c)
+check(lit_c >= lit_all, "bodies concentrate in the centre (%.3f >= %.3f)" % (lit_c, lit_all))
+
+p = run(1, b_path)
+b = imgcheck.read_png(b_path)
+d = imgcheck.diff_fraction(a, b, tol=0)
+check(d == 0.0, "same input renders the same image (%.5f of pixels differ)" % d)
+
+p = run(30, c_path, ["--dt", "0.1"])
+check(p.returncode == 0, "--frames 30 exits 0")
+c = imgcheck.read_png(c_path)
+d = imgcheck.diff_fraction(a, c)
+check(d > 0.002, "30 frames of motion change the image (%.4f of pixels differ)" % d)
+
+p = run(1, os.path.join(tmp, "no-such-dir", "x.png"))
+check(p.returncode not in (0,) and p.returncode < 128,
+      "unwritable --screenshot path fails cleanly (exit %d)" % p.returncode)
+sys.exit(1 if failures else 0)

@@ -69,4 +69,21 @@ check(d > 0.002, "30 frames of motion change the image (%.4f of pixels differ)" 
 p = run(1, os.path.join(tmp, "no-such-dir", "x.png"))
 check(p.returncode not in (0,) and p.returncode < 128,
       "unwritable --screenshot path fails cleanly (exit %d)" % p.returncode)
+
+# Shader errors: a missing folder names the path; a compile error prints the GL info log
+# with the file name. Both end the run with a non-zero status, no crash.
+import shutil  # noqa: E402
+bad = os.path.join(tmp, "bad_shaders")
+shutil.rmtree(bad, ignore_errors=True)
+shutil.copytree(os.path.join(os.path.dirname(galaxy), "shaders"), bad)
+with open(os.path.join(bad, "particles.frag"), "a") as f:
+    f.write("\nthis is not GLSL;\n")
+env["GC_SHADER_DIR"] = bad
+p = run(1, os.path.join(tmp, "unused.png"))
+check(p.returncode == 1 and "particles.frag: compile failed" in p.stderr,
+      "broken shader: exit 1 with the file name and info log (exit %d)" % p.returncode)
+env["GC_SHADER_DIR"] = os.path.join(tmp, "no-such-shaders")
+p = run(1, os.path.join(tmp, "unused.png"))
+check(p.returncode == 1 and "no-such-shaders" in p.stderr,
+      "missing shader folder: exit 1 naming it (exit %d)" % p.returncode)
 sys.exit(1 if failures else 0)

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Regenerates docs/screenshots/ from the real viewer under Xvfb (not a test; run by hand):
+#   xvfb-run -a -s "-screen 0 1280x800x24" tests/viewer/docs_screenshots.sh build/galaxy docs/screenshots
+# SPDX-License-Identifier: MIT
+set -eu
+galaxy=$1
+out=$2
+data=${GC_DATA:-$(dirname "$0")/../../../shared/data/dubinski.tab.gz}
+run_s=${GC_RUN_S:-20}
+tmp=$(mktemp -d)
+mkdir -p "$out"
+"$galaxy" --data "$data" -n 4096 --dt 0.05 --substeps 4 --size 960x600 \
+    --screenshot-dir "$tmp" > "$tmp/log" 2>&1 &
+pid=$!
+wid=$(xdotool search --sync --onlyvisible --name '^galaxy' | head -1)
+key() { xdotool key --window "$wid" "$@"; sleep 0.4; }
+snap() { # snap NAME: press s, move the newest PNG to $out/NAME.png
+    local n; n=$(ls "$tmp"/*.png 2>/dev/null | wc -l)
+    key s
+    while [ "$(ls "$tmp"/*.png 2>/dev/null | wc -l)" -le "$n" ]; do sleep 0.1; done
+    mv "$(ls -t "$tmp"/*.png | head -1)" "$out/$1.png"
+}
+sleep 2
+snap start_hud
+sleep "$run_s"
+key space
+snap collision_hud
+key i
+snap collision_sprites
+key c; snap collision_component
+key c; snap collision_velocity
+key c; snap collision_speed
+key c; key d; snap collision_plain
+key d; snap collision_points
+key d; key h; snap help_overlay
+key q
+wait "$pid"
+cat "$tmp/log"
+rm -rf "$tmp"

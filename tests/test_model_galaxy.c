@@ -110,8 +110,16 @@ static double quantile(const struct gc_model_galaxy_params *p, enum gc_component
     return 0.5 * (lo + hi);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* Sampled radial profiles against the analytic ones: counts in 10 bins of equal expected
- * mass (the binned density) each within 5 binomial sigma (a false alarm ~1e-6 per bin),
+ * mass (the binned density) each within 5 binomial sigma (a false alarm ~1e-6 per bin);
+ * the largest gap between the sampled and analytic cumulative mass (Kolmogorov-Smirnov)
+ * below 1.95 / sqrt(n), its 0.1% critical value, which catches a scale radius off by 5%;
  * plus the disk's sech^2 vertical profile and the disk's spin. */
 static void test_profiles(void)
 {
@@ -133,10 +141,15 @@ static void test_profiles(void)
             edge[k] = quantile(&p, (enum gc_component)comp, 0.1 * k);
         edge[10] = INFINITY;
         double lz = 0.0;
+        double *rs = malloc(nc * sizeof *rs);
+        CHECK(rs != NULL);
+        if (!rs)
+            return;
         for (size_t j = first; j < first + nc; j++) {
             const float *x = &b.pos[4 * j];
             double r = comp == GC_DISK ? sqrt(x[0] * x[0] + x[1] * x[1])
                                        : sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+            rs[j - first] = r;
             int k = 0;
             while (r >= edge[k + 1])
                 k++;
@@ -147,6 +160,17 @@ static void test_profiles(void)
                 lz += x[0] * b.vel[4 * j + 1] - x[1] * b.vel[4 * j];
             }
         }
+        qsort(rs, nc, sizeof *rs, cmp_double);
+        double ks = 0.0;
+        for (size_t j = 0; j < nc; j++) {
+            double f = gc_model_galaxy_mass_fraction(&p, (enum gc_component)comp, rs[j]);
+            ks = fmax(ks, fmax(fabs(f - (double)j / (double)nc),
+                               fabs(f - (double)(j + 1) / (double)nc)));
+        }
+        free(rs);
+        printf("component %d: %zu bodies, KS distance %.5f (bound %.5f)\n", comp, nc, ks,
+               1.95 / sqrt((double)nc));
+        CHECK_LT(ks, 1.95 / sqrt((double)nc));
         double sd = sqrt((double)nc * 0.1 * 0.9);
         for (int k = 0; k < 10; k++)
             CHECK_NEAR((double)cnt[k], 0.1 * (double)nc, 5.0 * sd);

@@ -145,8 +145,15 @@ static void test_profiles(void)
         CHECK(rs != NULL);
         if (!rs)
             return;
+        /* Radii about the component's own centre: the whole sample was shifted to its
+         * centre of mass, which random halo bodies put ~0.03 from the galaxy's centre. */
+        double c0[3] = {0.0, 0.0, 0.0};
+        for (size_t j = first; j < first + nc; j++)
+            for (int k = 0; k < 3; k++)
+                c0[k] += b.pos[4 * j + k] / (double)nc;
         for (size_t j = first; j < first + nc; j++) {
-            const float *x = &b.pos[4 * j];
+            const double x[3] = {b.pos[4 * j] - c0[0], b.pos[4 * j + 1] - c0[1],
+                                 b.pos[4 * j + 2] - c0[2]};
             double r = comp == GC_DISK ? sqrt(x[0] * x[0] + x[1] * x[1])
                                        : sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
             rs[j - first] = r;

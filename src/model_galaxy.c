@@ -24,7 +24,7 @@
  * (also in shared/data/README.md, "Block layout"): galaxy B relative to galaxy A starts
  * 29.975 apart and approaches at 1.5225 (1.4289 radial, 0.5254 tangential), a bound orbit
  * (point-mass specific energy -0.025, Kepler pericentre 3.5). Disk A spins about -z (it
- * lies in the x-y plane, 21 degrees from the orbital plane, whose normal is
+ * lies in the x-y plane, 22 degrees from the orbital plane, whose normal is
  * (0.190, -0.315, -0.930)); disk B is tilted, spin axis (-0.445, -0.766, -0.464). */
 static const double orbit_dr[3] = {-0.83322 - 1.74563, 9.08733 + 19.03839, -3.24400 - 6.79634};
 static const double orbit_dv[3] = {0.20574 + 0.43104, -0.40879 - 0.85644, 0.18037 + 0.37788};
@@ -41,7 +41,9 @@ static const double spin_b[3] = {-0.44489, -0.76598, -0.46406};
  *   issue asks, and choose a and the truncation radius rt so that the half-mass and
  *   90%-mass radii equal the measured ones: bulge 0.248 and 0.483 -> a = 0.271, rt = 0.563;
  *   halo 6.89 and 14.65 -> a = 6.38, rt = 17.63. Enclosed mass, and so the rotation curve
- *   (~0.95 from r = 1 to 8) and the tidal field, then follow the table closely. */
+ *   and the tidal field, then follow the table closely: v_c = 1.00-1.01 from r = 1 to 5
+ *   and 0.95, 0.88, 0.76, 0.62 at r = 8, 12, 20, 30 (the table: 0.95-0.98, then 0.95,
+ *   0.89, 0.75, 0.62; measured on 81,920 bodies of each). */
 void gc_model_galaxy_params_mw(struct gc_model_galaxy_params *p)
 {
     p->disk_mass = 0.817421;
@@ -288,7 +290,7 @@ static void build_tables(const struct gc_model_galaxy_params *p, struct tables *
     truncate_maxwellian(&t->sig[1], t);
 
     /* Disk. Circular speed of the total potential in the midplane: bulge and halo (exact,
-     * spherical) plus the exponential disk (Freeman). */
+     * spherical) plus the softened sech^2 disk (disk_potential). */
     double h = p->disk_h;
     double sigma0 = p->disk_mass / (2.0 * PI * h * h * expo_frac(p->disk_rmax / h));
     static const int nj = NGRID;

@@ -175,16 +175,16 @@ int main(void)
     CHECK_NEAR(2.0 * d0.kinetic / fabs(d0.potential), 1.0, 0.1);
 
     /* Disk equilibrium at t = 0. In-plane: rotation plus dispersion balance the radial pull;
-     * measured 0.999 (the Dubinski table's galaxy A thinned to the same N: 0.993); 1.3x the
-     * rotation gives ~1.7, none ~0.05. Vertical: measured 1.24, and 1.22 for the table's
-     * galaxy A: the ratio sits above 1 for both because softening (0.025, a quarter of z0)
-     * weakens the disk's vertical self-attraction at this N. Halving sigma_z gives ~0.3,
-     * doubling it ~5; the bounds take the reference's value with room for sampling noise. */
+     * measured 1.03 (the Dubinski table's galaxy A thinned to the same N: 0.99); 1.3x the
+     * rotation gives 1.7, none 0.04. Vertical: measured 1.05 (the table's galaxy A: 1.22,
+     * its centre is vertically hot); sigma_z halved gives ~0.26, doubled ~4. The 0.1 and
+     * 0.3 bounds leave room for sampling noise (K_z is dominated by the few hundred bodies
+     * inside R ~ 0.3) and admit the reference galaxy. */
     double vv, vp;
     disk_virial(&b0, sp.eps, &vv, &vp);
     printf("disk virial ratios: vertical %.4f, in-plane %.4f\n", vv, vp);
     CHECK_NEAR(vp, 1.0, 0.1);
-    CHECK(vv > 0.9 && vv < 1.6);
+    CHECK_NEAR(vv, 1.0, 0.3);
 
     /* The run: N = 8192 (3277 disk, 1638 bulge, 3277 halo bodies), dt = 0.025 (energy
      * drift ~1e-4), 400 steps = 10 time units, ~6 s on 2 cores: one rotation at the disk's

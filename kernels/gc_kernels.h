@@ -15,23 +15,30 @@ extern "C" {
 
 /* How the force pass is split, chosen at run time per N by gc_cuda_accel_plan. */
 struct gc_cuda_accel_plan {
-    int bodies_per_thread; /* B: i bodies each thread owns (1, 2 or 4); one LDS.128 serves B */
-    int threads;           /* threads per block; also the shared-memory tile length */
+    int variant;           /* index of the compiled kernel variant (B, U) */
+    int bodies_per_thread; /* B: i bodies each thread owns (1, 2, 4 or 8); one LDS.128 serves B */
+    int unroll;            /* U: j-loop unroll of that variant */
+    int threads;           /* T: threads per block; also the shared-memory tile length */
+    int min_blocks;        /* M: blocks per SM the variant's register cap was built for */
+    int soft_period;       /* P: every P-th j body uses the FMA-pipe rsqrt; 0 = all MUFU */
     int blocks_i;          /* blocks along i: ceil(n / (threads * B)) */
     int jsplit;            /* S: j range split into S slices (blocks along y); 1 = no split */
     int tiles_per_slice;   /* tiles of `threads` j bodies per slice */
 };
 
-/* Picks B, block size and j-split for n bodies on a device with `sm_count` multiprocessors,
- * so that small N still fills the chip. Returns 0 or a cudaError_t. */
-int gc_cuda_accel_plan(size_t n, int sm_count, struct gc_cuda_accel_plan *plan);
+/* Picks the variant (B, U) and j-split for n bodies on a device with `sm_count`
+ * multiprocessors, so that small N still fills the chip. force restricts the
+ * variant: force = {T, B, U, M, P}, 0 = any (P: 0 = none) (all 0 = the planner's own choice among its default variants; for benchmark variant studies). Returns 0 or a
+ * cudaError_t (cudaErrorInvalidValue when no compiled variant matches). */
+int gc_cuda_accel_plan(size_t n, int sm_count, const int force[5],
+                       struct gc_cuda_accel_plan *plan);
 
-/* Float4 elements of scratch `d_part` that gc_cuda_launch_accel needs for this plan
- * (0 when jsplit == 1). */
+/* Doubles of scratch `d_part` that gc_cuda_launch_accel needs for this plan (0 when
+ * jsplit == 1): per-slice partial sums, kept in double. */
 size_t gc_cuda_accel_scratch(const struct gc_cuda_accel_plan *plan, size_t n);
 
 /* d_acc[i] = sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps2)^(3/2), self-pair included. */
-int gc_cuda_launch_accel(const float *d_pos, float *d_acc, float *d_part, size_t n, float eps2,
+int gc_cuda_launch_accel(const float *d_pos, float *d_acc, double *d_part, size_t n, float eps2,
                          const struct gc_cuda_accel_plan *plan, void *stream);
 
 /* Per-block partial sums of m_i * sum_{j != i} m_j / sqrt(r^2 + eps2), in double, written

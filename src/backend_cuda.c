@@ -34,7 +34,8 @@ struct cuda_ctx {
     cudaStream_t stream;          /* every launch and copy goes here, in order */
     cudaEvent_t ev[2];            /* benchmark timer: start, stop */
     float *d_pos, *d_vel, *d_acc; /* n float4 each: x y z m, vx vy vz 0, ax ay az 0 */
-    float *d_part;                /* j-split partial accelerations, part_cap float4 */
+    double *d_part;               /* j-split partial sums (double), part_cap doubles */
+    int force[5];                 /* GC_CUDA_ACCEL=T,B,U,M[,P] variant override; 0 = any */
     double *d_wpart, *h_wpart;    /* potential per-block partial sums, wpart_cap each */
     size_t n, cap, part_cap;
     int wpart_cap;
@@ -56,7 +57,8 @@ static void free_device(struct cuda_ctx *c)
     cudaFree(c->d_part);
     cudaFree(c->d_wpart);
     free(c->h_wpart);
-    c->d_pos = c->d_vel = c->d_acc = c->d_part = NULL;
+    c->d_pos = c->d_vel = c->d_acc = NULL;
+    c->d_part = NULL;
     c->d_wpart = NULL;
     c->h_wpart = NULL;
     c->n = c->cap = c->part_cap = 0;
@@ -66,16 +68,18 @@ static void free_device(struct cuda_ctx *c)
 static enum gc_status make_plan(struct cuda_ctx *c, size_t n)
 {
     size_t need;
-    GC_CUDA_TRY(gc_cuda_accel_plan(n, c->sm_count, &c->plan));
-    snprintf(c->plan_str, sizeof c->plan_str, "B=%d T=%d blocks=%dx%d tiles/slice=%d",
-             c->plan.bodies_per_thread, c->plan.threads, c->plan.blocks_i, c->plan.jsplit,
-             c->plan.tiles_per_slice);
+    GC_CUDA_TRY(gc_cuda_accel_plan(n, c->sm_count, c->force, &c->plan));
+    snprintf(c->plan_str, sizeof c->plan_str, "T=%d B=%d U=%d M=%d P=%d blocks=%dx%d tiles/slice=%d",
+             c->plan.threads, c->plan.bodies_per_thread, c->plan.unroll, c->plan.min_blocks,
+             c->plan.soft_period,
+             c->plan.blocks_i,
+             c->plan.jsplit, c->plan.tiles_per_slice);
     need = gc_cuda_accel_scratch(&c->plan, n);
     if (need > c->part_cap) {
         cudaFree(c->d_part);
         c->d_part = NULL;
         c->part_cap = 0;
-        GC_CUDA_TRY(cudaMalloc((void **)&c->d_part, need * 4 * sizeof(float)));
+        GC_CUDA_TRY(cudaMalloc((void **)&c->d_part, need * sizeof(double)));
         c->part_cap = need;
     }
     return GC_OK;
@@ -406,7 +410,16 @@ static enum gc_status setup(struct cuda_ctx *c, const struct gc_backend_options 
     snprintf(c->name, sizeof c->name, "%.200s (sm_%d%d, %d SMs)", prop.name, prop.major,
              prop.minor, prop.multiProcessorCount);
     /* The occupancy query fails when this build has no machine code for the device. */
-    e = (cudaError_t)gc_cuda_accel_plan(1024, c->sm_count, &c->plan);
+    /* Benchmark knob for variant studies: GC_CUDA_ACCEL=T,B,U,M[,P] forces a compiled
+     * variant (0 = any value of that parameter; P defaults to 0). */
+    if (getenv("GC_CUDA_ACCEL") &&
+        sscanf(getenv("GC_CUDA_ACCEL"), "%d,%d,%d,%d,%d", &c->force[0], &c->force[1],
+               &c->force[2], &c->force[3], &c->force[4]) < 4) {
+        memset(c->force, 0, sizeof c->force);
+        gc_log_warn("cuda backend: GC_CUDA_ACCEL should be T,B,U,M[,P] (e.g. 128,4,16,4); "
+                    "ignored");
+    }
+    e = (cudaError_t)gc_cuda_accel_plan(1024, c->sm_count, c->force, &c->plan);
     if (e != cudaSuccess) {
         if (!opt->quiet)
             gc_log_error("cuda backend: %s cannot run this build's kernels (%s); rebuild "

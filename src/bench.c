@@ -158,8 +158,10 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     st = time_median(&sim, STEPS, row->steps, repeats, &row->ms_step);
 #ifdef GC_ENABLE_CUDA
     if (st == GC_OK && is_cuda(b)) {
+        /* GC_BENCH_NO_REFERENCE=1 skips the classic kernel (variant studies at large N). */
+        const char *noref = getenv("GC_BENCH_NO_REFERENCE");
         st = time_median(&sim, GC_CUDA_ACCEL_PRODUCT, row->steps, repeats, &row->ms_kernel);
-        if (st == GC_OK)
+        if (st == GC_OK && !(noref && noref[0] == '1'))
             st = time_median(&sim, GC_CUDA_ACCEL_REFERENCE, row->steps, repeats, &row->ms_ref);
         snprintf(row->plan, sizeof row->plan, "%s", gc_backend_cuda_plan_str(b));
     }

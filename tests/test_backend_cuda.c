@@ -309,13 +309,19 @@ static void test_energy_drift(struct gc_backend *gpu)
         CHECK(gc_backend_sync(bs[k]) == GC_OK);
         CHECK(gc_diagnostics_measure(&sim, &scratch, &d1) == GC_OK);
         drift[k] = (d1.energy - d0.energy) / fabs(d0.energy);
-        printf("energy drift over 1000 steps, %s: E0 %.8f, E1 %.8f, dE/|E0| %.3e, |P| %.2e\n",
-               gc_backend_name(bs[k]), d0.energy, d1.energy, drift[k],
-               sqrt(d1.momentum[0] * d1.momentum[0] + d1.momentum[1] * d1.momentum[1] +
-                    d1.momentum[2] * d1.momentum[2]));
+        {
+            /* Pairwise forces are antisymmetric, so total momentum changes only by float
+             * rounding of the sums: ~1e-7 of the bodies' momentum scale over the run. */
+            double dp = 0.0;
+            for (int c = 0; c < 3; c++)
+                dp += (d1.momentum[c] - d0.momentum[c]) * (d1.momentum[c] - d0.momentum[c]);
+            dp = sqrt(dp);
+            printf("energy drift over 1000 steps, %s: E0 %.8f, E1 %.8f, dE/|E0| %.3e, "
+                   "|P1 - P0| %.2e\n", gc_backend_name(bs[k]), d0.energy, d1.energy,
+                   drift[k], dp);
+            CHECK_LT(dp, 1e-5);
+        }
         CHECK_LT(fabs(drift[k]), 1e-3);
-        CHECK_LT(sqrt(d1.momentum[0] * d1.momentum[0] + d1.momentum[1] * d1.momentum[1] +
-                      d1.momentum[2] * d1.momentum[2]), 1e-4);
     }
     CHECK_LT(fabs(drift[0] - drift[1]), 1e-3);
     gc_backend_destroy(cpu);

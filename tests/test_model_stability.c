@@ -202,8 +202,9 @@ int main(void)
      * that is not the initial conditions: halo bodies are 12.5x heavier than disk bodies and
      * their passages heat the thin disk (two-body heating, Lacey & Ostriker 1985; rate ~
      * m_halo, so ~1/N). Measured at N = 8192 over 10 time units: the Dubinski table's
-     * galaxy A thinned to 8192 bodies thickens by 72%, this model by 83%; at 20480 bodies
-     * both by ~35% in 6 units. A 30% bound over the whole run would fail on the reference
+     * galaxy A thinned to 8192 bodies thickens by 72%, this model by 90%; at 20480 bodies
+     * both by ~35% in 6 units; at 32768 (GC_MODEL_STABILITY_N=32768, ~100 s) this model by
+     * 32% in 10 units, with R_1/2 within -3.5% / +5.3%. A 30% bound over the whole run would fail on the reference
      * galaxy itself, so it is applied where the initial vertical balance shows: the first
      * EARLY = 2.5 time units, more than half a vertical oscillation (period ~4.5), when
      * a layer launched too cold has contracted and one too hot has expanded (sigma_z off

@@ -203,18 +203,22 @@ int main(void)
      * their passages heat the thin disk (two-body heating, Lacey & Ostriker 1985; rate ~
      * m_halo, so ~1/N). Measured at N = 8192 over 10 time units: the Dubinski table's
      * galaxy A thinned to 8192 bodies thickens by 72%, this model by 90%; at 20480 bodies
-     * both by ~35% in 6 units; at 32768 (GC_MODEL_STABILITY_N=32768, ~100 s) this model by
-     * 32% in 10 units, with R_1/2 within -3.5% / +5.3%. A 30% bound over the whole run would fail on the reference
-     * galaxy itself, so it is applied where the initial vertical balance shows: the first
-     * EARLY = 2.5 time units, more than half a vertical oscillation (period ~4.5), when
-     * a layer launched too cold has contracted and one too hot has expanded (sigma_z off
-     * by 2x moves the thickness by a factor ~2). Over the whole run the thickness must
-     * stay below twice its start: heating, not an explosion. */
+     * both by ~35% in 6 units; at 32768 (GC_MODEL_STABILITY_N=32768, ~100 s) this model
+     * by 32% in 10 units, with R_1/2 within -3.5% / +5.3%. A 30% bound over the whole run
+     * would fail on the reference galaxy itself, so it is applied where the initial
+     * vertical balance shows: the first EARLY = 2.5 time units, more than half a vertical
+     * oscillation (period ~4.5), when a layer launched too hot has expanded (2x sigma_z:
+     * +100%; measured here +19%). A layer launched too cold (sigma_z / 2) contracts by only
+     * ~20% before the heating takes over, inside the bound: the vertical virial ratio above
+     * is what catches it. Over the whole run the thickness must
+     * stay below 2.5x its start: heating, not an explosion (measured 1.92x; the reference
+     * galaxy 1.72x; the margin covers run-to-run chaos across compilers and CPUs). */
     CHECK_LT(1.0 - zlo_early / z0, 0.30);
     CHECK_LT(zhi_early / z0 - 1.0, 0.30);
-    CHECK_LT(zhi / z0, 2.0);
-    /* The integration itself is sound. */
-    CHECK_LT(fabs((d1.energy - d0.energy) / d0.energy), 1e-3);
+    CHECK_LT(zhi / z0, 2.5);
+    /* The integration itself is sound: measured 7e-4 (dt = 0.025 against the bulge's
+     * fastest orbits), bound 2e-3. */
+    CHECK_LT(fabs((d1.energy - d0.energy) / d0.energy), 2e-3);
 
     gc_backend_destroy(be);
     gc_bodies_free(&b0);

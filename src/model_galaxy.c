@@ -1,4 +1,4 @@
-/* Built-in galaxy models: samples disk + bulge + halo galaxies in equilibrium, alone or as the Dubinski pair. */
+/* Built-in galaxy models: disk + bulge + halo galaxies sampled in equilibrium, alone or paired. */
 /* SPDX-License-Identifier: MIT */
 #include "model_galaxy.h"
 

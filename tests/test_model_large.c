@@ -39,7 +39,8 @@ int main(void)
     for (size_t i = 0; i < n; i++)
         bad += !(isfinite(b.pos[4 * i]) && isfinite(b.pos[4 * i + 1]) &&
                  isfinite(b.pos[4 * i + 2]) && isfinite(b.vel[4 * i]) &&
-                 isfinite(b.vel[4 * i + 1]) && isfinite(b.vel[4 * i + 2]) && b.pos[4 * i + 3] > 0.0f);
+                 isfinite(b.vel[4 * i + 1]) && isfinite(b.vel[4 * i + 2]) &&
+                 b.pos[4 * i + 3] > 0.0f);
     CHECK(bad == 0);
     gc_bodies_free(&b);
     return CHECK_DONE();

@@ -209,7 +209,7 @@ int main(void)
      * vertical balance shows: the first EARLY = 2.5 time units, more than half a vertical
      * oscillation (period ~4.5), when a layer launched too hot has expanded (2x sigma_z:
      * +100%; measured here +19%). A layer launched too cold (sigma_z / 2) contracts by only
-     * ~20% before the heating takes over, inside the bound: the vertical virial ratio above
+     * ~25% before the heating takes over, inside the bound: the vertical virial ratio above
      * is what catches it. Over the whole run the thickness must
      * stay below 2.5x its start: heating, not an explosion (measured 1.92x; the reference
      * galaxy 1.72x; the margin covers run-to-run chaos across compilers and CPUs). */

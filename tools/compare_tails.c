@@ -1,4 +1,4 @@
-/* Integrates the Dubinski table and the built-in model side by side and writes snapshots for tools/compare_tails.py. */
+/* Steps the Dubinski table and the built-in model side by side; snapshots for compare_tails.py. */
 /* SPDX-License-Identifier: MIT */
 /* Usage: compare_tails DATA.tab.gz OUTDIR [N] [DT] [T1,T2,...]
  * Both initial conditions at about N bodies with halos (the table thinned by gc_thin_select,

@@ -210,6 +210,8 @@ void gc_egl_destroy(struct gc_egl *e)
         if (e->surface)
             eglDestroySurface(e->display, e->surface);
         eglTerminate(e->display);
+        /* Frees this thread's EGL state too (otherwise left for process exit). */
+        eglReleaseThread();
     }
     memset(e, 0, sizeof *e);
 }

@@ -7,7 +7,6 @@ find_package(Python3 COMPONENTS Interpreter)
 set(GC_VIEWER_ENV
   "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
   "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
-  "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan.supp:print_suppressions=0")
 
 if(Python3_FOUND)
   # No X server needed (and none may be used): DISPLAY is removed inside the script.

@@ -6,7 +6,7 @@ find_program(GC_XDOTOOL xdotool)
 find_package(Python3 COMPONENTS Interpreter)
 set(GC_VIEWER_ENV
   "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
-  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
+  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 
 if(Python3_FOUND)
   # No X server needed (and none may be used): DISPLAY is removed inside the script.

@@ -5,11 +5,13 @@
 set -eu
 galaxy=$1
 out=$2
-data=${GC_DATA:-$(dirname "$0")/../../../shared/data/dubinski.tab.gz}
+# Extra viewer options (default: the built-in model, 4096 bodies, 4 steps a frame).
+args=${GC_ARGS:--n 4096 --substeps 4}
 run_s=${GC_RUN_S:-20}
 tmp=$(mktemp -d)
 mkdir -p "$out"
-"$galaxy" --data "$data" -n 4096 --dt 0.05 --substeps 4 --size 960x600 \
+# shellcheck disable=SC2086
+"$galaxy" $args --size 960x600 \
     --screenshot-dir "$tmp" > "$tmp/log" 2>&1 &
 pid=$!
 wid=$(xdotool search --sync --onlyvisible --name '^galaxy' | head -1)

@@ -101,7 +101,7 @@ static int glyph_index(unsigned char ch)
 
 enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir)
 {
-    static unsigned char atlas[ATLAS_H][ATLAS_W];
+    unsigned char atlas[ATLAS_H][ATLAS_W]; /* 3.5 KiB, uploaded then dropped */
     enum gc_status st;
     memset(h, 0, sizeof *h);
     h->scale = 2;

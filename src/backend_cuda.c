@@ -234,6 +234,9 @@ static int ensure_registered(struct cuda_ctx *c, int k, unsigned vbo)
         return 0;
     }
     c->vbo[k] = vbo;
+    if (k == 0)
+        gc_log_info("cuda backend: CUDA-GL interop on: positions go straight into GL buffer "
+                    "%u, no host copy", vbo);
     return 1;
 }
 

@@ -213,6 +213,18 @@ try:
     check(imgcheck.lit_fraction(hud, hud_box) > imgcheck.lit_fraction(base, hud_box) + 0.01,
           "'i' shows the HUD again")
 
+    # 'f': full screen fills the Xvfb screen (1280x800), a second 'f' restores the window.
+    xdo("key", "--window", wid, "i", "f")
+    time.sleep(0.6)  # the resize reaches the window asynchronously
+    full = shot("fullscreen")
+    xdo("key", "--window", wid, "f")
+    time.sleep(0.6)
+    back = shot("windowed")
+    check(full is not None and (full.w, full.h) == (1280, 800),
+          "'f' goes full screen (%s)" % (full and "%dx%d" % (full.w, full.h)))
+    check(back is not None and (back.w, back.h) == (640, 400),
+          "second 'f' restores 640x400 (%s)" % (back and "%dx%d" % (back.w, back.h)))
+
     xdo("key", "--window", wid, "q")
     try:
         rc = proc.wait(timeout=15)

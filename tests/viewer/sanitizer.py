@@ -43,3 +43,24 @@ def strip_report(log):
     """log without the LeakSanitizer report (so 'error' checks look at our messages only)."""
     i = log.find("=================================================================\n==")
     return log[:i] if i >= 0 and _REPORT in log[i:] else log
+
+
+def keep_driver_loaded(env, galaxy):
+    """For an AddressSanitizer build of galaxy: preload the ASan runtime and Mesa's software
+    driver into galaxy alone, so eglTerminate/XCloseDisplay cannot unload the driver and
+    LeakSanitizer sees every stack in a loaded module (with it loaded, the driver's
+    leftovers are freed or named, and the report is exact). A plain build is left as it is."""
+    import glob
+    import subprocess
+    try:
+        out = subprocess.run(["ldd", galaxy], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return env
+    asan = [ln.split("=>")[1].split()[0] for ln in out.splitlines()
+            if "libasan" in ln and "=>" in ln]
+    drivers = sorted(glob.glob("/usr/lib/*/dri/swrast_dri.so"))
+    if asan and drivers:
+        env = dict(env)
+        env["LD_PRELOAD"] = " ".join([asan[0], drivers[0]] +
+                                     ([env["LD_PRELOAD"]] if env.get("LD_PRELOAD") else []))
+    return env

@@ -16,6 +16,7 @@ source = ["--data", data] if os.path.exists(data) else []
 env = dict(os.environ)
 for k in ("DISPLAY", "WAYLAND_DISPLAY"):
     env.pop(k, None)  # prove that no window system is touched
+env = sanitizer.keep_driver_loaded(env, galaxy)
 failures = 0
 
 

@@ -73,7 +73,8 @@ def shot(name, keys=()):
 log = open(os.path.join(shots, "galaxy.log"), "w")
 cmd = [galaxy, "-n", "2048", "--size", "640x400", "--screenshot-after", "1",
        "--screenshot-dir", shots] + source
-proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                        env=sanitizer.keep_driver_loaded(os.environ, galaxy))
 try:
     first_path = wait_new_png([], timeout=60)
     check(first_path is not None, "--screenshot-after 1 saved the first frame")

@@ -43,6 +43,7 @@ struct gc_app {
     char shader_dir[4096];
     int gl_ready;                    /* 1 while renderer and HUD GL objects exist */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
+    unsigned auto_steps;             /* steps per frame chosen by --substeps auto; starts at 1 */
 
     /* interaction state */
     int paused, step_once, show_hud, show_help, fullscreen, quit;
@@ -166,6 +167,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     a->initial = initial;
     a->backend = backend;
     a->show_hud = 1;
+    a->auto_steps = 1;
     a->fb_w = opt->width;
     a->fb_h = opt->height;
     st = gc_sim_init(&a->sim, backend, initial, &opt->params);
@@ -185,25 +187,50 @@ static void app_free(struct gc_app *a)
     gc_bodies_free(&a->scratch);
 }
 
+/* --substeps auto: a display refreshes at ~60 Hz, so drawing faster than that wastes the GPU.
+ * Give the physics ~12 ms of each ~16.7 ms frame (the rest is drawing and the CUDA-GL
+ * hand-over, which costs ~1 ms a frame on an H100: BENCHMARKS.md, run 8). A step that alone
+ * takes longer than the budget leaves one step per frame. Growth is capped at 2x per frame
+ * so a hiccup (window move, energy measurement) cannot make the next frame stall. */
+#define AUTO_STEP_BUDGET_S 0.012
+#define AUTO_STEPS_MAX 256u
+
+static void adapt_steps(struct gc_app *a, unsigned k, double elapsed)
+{
+    double want = elapsed > 0.0 ? k * AUTO_STEP_BUDGET_S / elapsed : 2.0 * k;
+    unsigned next = (unsigned)fmin(fmin(want, 2.0 * k), (double)AUTO_STEPS_MAX);
+    a->auto_steps = next < 1 ? 1 : next;
+}
+
 /* Advances the simulation by what this frame asks for and refreshes the VBOs. */
 static void advance(struct gc_app *a)
 {
     unsigned k = 0;
+    int adapt = 0;
+    double t0 = 0.0;
     enum gc_status st;
     if (a->failure != GC_OK)
         return;
-    if (!a->paused)
-        k = a->opt->substeps ? a->opt->substeps : 1;
-    else if (a->step_once)
+    if (!a->paused) {
+        adapt = a->opt->substeps == 0 && !a->headless;
+        k = a->opt->substeps ? a->opt->substeps : adapt ? a->auto_steps : 1;
+    } else if (a->step_once) {
         k = 1;
+    }
     a->step_once = 0;
     if (k == 0)
         return;
+    if (adapt)
+        t0 = now_s();
     st = gc_sim_step(&a->sim, k);
+    if (st == GC_OK && adapt)
+        st = gc_backend_sync(a->backend);
     if (st != GC_OK) {
         fail(a, st, "simulation step");
         return;
     }
+    if (adapt)
+        adapt_steps(a, k, now_s() - t0);
     a->steps_window += k;
     st = export_frame(a);
     if (st != GC_OK)

@@ -18,7 +18,7 @@ void gc_cli_defaults(struct gc_options *o)
     o->model = GC_DEFAULT_MODEL;
     o->seed = 1;
     gc_sim_params_default(&o->params);
-    o->substeps = 1;
+    o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
     o->frames = 300;
     o->screenshot_dir = ".";
@@ -53,7 +53,8 @@ void gc_cli_usage(FILE *f, const char *prog)
 "  --threads K        CPU threads (default: all cores)\n"
 "  --device K         CUDA device index (default 0)\n"
 "  --no-interop       copy positions through host memory instead of CUDA-GL interop\n"
-"  --substeps K       simulation steps per drawn frame (default 1)\n"
+"  --substeps K|auto  simulation steps per drawn frame (default auto: the window fills\n"
+"                     ~12 ms of each frame with steps; --headless uses 1 unless given)\n"
 "\n"
 "Modes (default: interactive window):\n"
 "  --steps K          run K steps without a window and print energy and momentum\n"
@@ -215,9 +216,12 @@ enum gc_status gc_cli_parse(int argc, char **argv, struct gc_options *o)
             o->report_every = (unsigned)u;
         } else if (FLAG("--substeps")) {
             NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 1000, &u))
+            if (strcmp(val, "auto") == 0)
+                o->substeps = 0;
+            else if (!parse_u64(arg, val, 1, 1000, &u))
                 return GC_ERR_INVALID;
-            o->substeps = (unsigned)u;
+            else
+                o->substeps = (unsigned)u;
         } else if (FLAG("--backend")) {
             NEEDS_VALUE();
             if (strcmp(val, "auto") != 0 && strcmp(val, "cpu") != 0 && strcmp(val, "cuda") != 0) {

@@ -39,7 +39,7 @@ struct gc_options {
     struct gc_sim_params params; /* --dt, --eps */
     unsigned steps;            /* --steps K; 0 = not given */
     unsigned report_every;     /* --report-every K: diagnostics interval in --steps mode; 0 = start and end */
-    unsigned substeps;         /* --substeps K: simulation steps per drawn frame; default 1 */
+    unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */
     int threads;               /* --threads K: CPU threads; 0 = all cores */
     int device;                /* --device K: CUDA device index; default 0 */

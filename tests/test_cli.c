@@ -23,6 +23,11 @@ int main(void)
     CHECK(o.mode == GC_MODE_VIEWER && o.n == 0 && o.data == NULL);
     CHECK(o.params.dt == GC_DEFAULT_DT && o.params.eps == GC_DEFAULT_EPS);
     CHECK(strcmp(o.backend, "auto") == 0 && strcmp(o.model, "mw-m31") == 0);
+    CHECK(o.substeps == 0); /* auto */
+    CHECK(parse(&o, "--substeps", "7", NULL, NULL) == GC_OK && o.substeps == 7);
+    CHECK(parse(&o, "--substeps", "auto", NULL, NULL) == GC_OK && o.substeps == 0);
+    CHECK(parse(&o, "--substeps", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--substeps", "fast", NULL, NULL) == GC_ERR_INVALID);
 
     CHECK(parse(&o, "-n", "8192", "--steps", "10") == GC_OK);
     CHECK(o.n == 8192 && o.steps == 10 && o.mode == GC_MODE_STEPS);

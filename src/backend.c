@@ -132,6 +132,24 @@ enum gc_status gc_backend_render_detach(struct gc_backend *b)
     return b->iface->render_detach ? b->iface->render_detach(b) : GC_OK;
 }
 
+enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bodies *in,
+                                        float eps2, struct gc_bodies *out)
+{
+    enum gc_status st;
+    if (!in || !out || out->n != in->n)
+        return GC_ERR_INVALID;
+    memcpy(out->pos, in->pos, in->n * 4 * sizeof(float));
+    memset(out->vel, 0, in->n * 4 * sizeof(float));
+    st = gc_backend_upload(b, out);
+    if (st == GC_OK)
+        st = gc_backend_accel(b, eps2);
+    if (st == GC_OK)
+        st = gc_backend_kick(b, 1.0f);
+    if (st == GC_OK)
+        st = gc_backend_download(b, out);
+    return st;
+}
+
 const char *gc_backend_name(const struct gc_backend *b)
 {
     return b->iface->name;

@@ -74,6 +74,13 @@ enum gc_status gc_backend_export_positions(struct gc_backend *b, struct gc_rende
 enum gc_status gc_backend_potential(struct gc_backend *b, float eps2, double *w);
 enum gc_status gc_backend_sync(struct gc_backend *b);
 enum gc_status gc_backend_render_detach(struct gc_backend *b);
+/* Accelerations of the bodies `in` as this backend computes them, written to out->vel
+ * (xyz; out allocated with in->n bodies). Uploads `in` with zero velocities, then one
+ * accel and one kick of dt = 1 leave v = a exactly (a * 1 + 0), read back with download:
+ * only the interface's own primitives, so any backend can be checked against a reference.
+ * Replaces whatever state the backend held. */
+enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bodies *in,
+                                        float eps2, struct gc_bodies *out);
 const char *gc_backend_name(const struct gc_backend *b);
 const char *gc_backend_device_name(const struct gc_backend *b);
 

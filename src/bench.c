@@ -250,24 +250,6 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     return st;
 }
 
-/* Accelerations through the backend table alone: with v = 0, one kick of dt = 1 leaves
- * v = a exactly (fmaf(a, 1, 0) = a), and download returns it. */
-static enum gc_status backend_accel(struct gc_backend *b, const struct gc_bodies *in, float eps2,
-                                    struct gc_bodies *out)
-{
-    enum gc_status st;
-    memcpy(out->pos, in->pos, in->n * 4 * sizeof(float));
-    memset(out->vel, 0, in->n * 4 * sizeof(float));
-    st = gc_backend_upload(b, out);
-    if (st == GC_OK)
-        st = gc_backend_accel(b, eps2);
-    if (st == GC_OK)
-        st = gc_backend_kick(b, 1.0f);
-    if (st == GC_OK)
-        st = gc_backend_download(b, out);
-    return st;
-}
-
 /* float64 reference force on body i (same formula, self-pair adds zero). */
 static void ref_accel(const struct gc_bodies *b, size_t i, double eps2, double a[3])
 {
@@ -329,7 +311,7 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
         ref_accel(initial, (size_t)r * n / rows, (double)eps2, &ref[3 * r]);
     for (int k = 0; k < 2 && st == GC_OK; k++) {
         double num = 0.0, den = 0.0;
-        st = backend_accel(be[k], initial, eps2, &acc[k]);
+        st = gc_backend_accelerations(be[k], initial, eps2, &acc[k]);
         for (size_t r = 0; r < rows && st == GC_OK; r++) {
             const size_t i = r * n / rows;
             double d2 = 0.0, a2 = 0.0;

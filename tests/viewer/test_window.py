@@ -79,7 +79,7 @@ try:
     first_path = wait_new_png([], timeout=60)
     check(first_path is not None, "--screenshot-after 1 saved the first frame")
     if first_path is None:
-        raise SystemExit
+        raise SystemExit(1)  # a bare SystemExit would exit 0: a pass
     first = imgcheck.read_png(first_path)
     if keep:
         shutil.copy(first_path, os.path.join(keep, "window_first_frame.png"))
@@ -87,7 +87,7 @@ try:
     wid = wid.split()[0] if wid else ""
     check(wid != "", "found the viewer window with xdotool")
     if not wid:
-        raise SystemExit
+        raise SystemExit(1)  # a bare SystemExit would exit 0: a pass
     xdo("windowfocus", "--sync", wid)
     # Window title carries the statistics once a second.
     time.sleep(1.5)

@@ -395,8 +395,13 @@ static enum gc_status setup(struct cuda_ctx *c, const struct gc_backend_options 
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         if (!opt->quiet)
-            gc_log_error("cuda backend: no usable CUDA device (%s)",
-                         e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+            gc_log_error("cuda backend: no usable CUDA device (%s)%s",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "no device found",
+                         /* the runtime reports a missing driver as an old one */
+                         e == cudaErrorInsufficientDriver
+                             ? ": no NVIDIA driver is loaded, or it is older than this build's "
+                               "CUDA runtime; --backend cpu runs without one"
+                             : "; --backend cpu runs without one");
         (void)cudaGetLastError();
         return GC_ERR_CUDA;
     }

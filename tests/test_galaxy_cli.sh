@@ -44,6 +44,13 @@ printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/two.tab"
 expect 2 "N = 3 is more than the 2 bodies" -- --data "$tmp/two.tab" -n 3 --steps 1
 expect 0 "dE/\|E0\|" -- --data "$tmp/two.tab" --steps 3 --backend cpu
 
+# A CUDA build on a machine without an NVIDIA GPU: asking for cuda is a clear error, auto
+# falls back to the CPU and says so.
+if "$bin" --version | grep -q cuda && ! command -v nvidia-smi >/dev/null 2>&1; then
+    expect 1 "no usable CUDA device.*--backend cpu" -- --backend cuda --steps 1 -n 64
+    expect 0 "backend: cpu \(auto: no usable CUDA device" -- --steps 1 -n 64
+fi
+
 if [ -f "$data" ]; then
     out=$("$bin" --steps 10 -n 8192 --data "$data" --backend cpu 2>&1); rc=$?
     # the table's last row: step 10, finite energy, drift well under 1e-2 of |E0|

@@ -11,7 +11,7 @@
 #include "bodies.h"
 #include "cli.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "log.h"
 #include "model_galaxy.h"
 #include "sim.h"
@@ -46,7 +46,7 @@ static enum gc_status build_bodies(const struct gc_options *o, const struct gc_b
     enum gc_status st;
     if (o->data) {
         struct gc_bodies all;
-        st = gc_loader_dubinski_read(o->data, &all);
+        st = gc_table_read(o->data, &all);
         if (st != GC_OK)
             return st;
         st = gc_thin_select(&all, o->n, o->halo, out);
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
     }
     st = build_bodies(&o, backend, &bodies);
     if (st == GC_OK && o.save) {
-        st = gc_loader_dubinski_write(o.save, &bodies);
+        st = gc_table_write(o.save, &bodies);
         if (st == GC_OK)
             gc_log_info("wrote %zu bodies to %s", bodies.n, o.save);
     }

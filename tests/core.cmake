@@ -1,5 +1,5 @@
 # Core tests (loader, thinning, physics, CLI): no window, no GPU.
-gc_add_test(test_loader_dubinski test_loader_dubinski.c)
+gc_add_test(test_table test_table.c)
 gc_add_test(test_thin test_thin.c)
 gc_add_test(test_physics test_physics.c)
 gc_add_test(test_cli test_cli.c)

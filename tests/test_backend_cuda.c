@@ -11,7 +11,7 @@
 #include "bodies.h"
 #include "check.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "sim.h"
 
 /* The accuracy bound for the float32 force pass against float64 (norm-wise). */
@@ -166,7 +166,7 @@ static void test_forces(struct gc_backend *b)
         char path[1024];
         struct gc_bodies in;
         snprintf(path, sizeof path, "%s/dubinski.tab.gz", dub);
-        if (gc_loader_dubinski_read(path, &in) == GC_OK) {
+        if (gc_table_read(path, &in) == GC_OK) {
             check_forces(b, &in, GC_DEFAULT_EPS * GC_DEFAULT_EPS, "dubinski.tab");
             gc_bodies_free(&in);
         } else {

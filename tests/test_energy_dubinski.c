@@ -7,7 +7,7 @@
 #include "backend.h"
 #include "check.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "sim.h"
 #include "test_util.h"
 #include "thin.h"
@@ -29,7 +29,7 @@ int main(void)
         printf("SKIP: %s not found (set GC_SHARED_DATA)\n", "dubinski.tab.gz");
         return CHECK_SKIP;
     }
-    CHECK(gc_loader_dubinski_read(p, &all) == GC_OK);
+    CHECK(gc_table_read(p, &all) == GC_OK);
     CHECK(gc_thin_select(&all, n, 0, &b) == GC_OK); /* default: every disk and bulge body */
     gc_bodies_free(&all);
     if (!nenv)

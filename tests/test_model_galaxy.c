@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "log.h"
 #include "model_galaxy.h"
 
@@ -224,8 +224,8 @@ static void test_round_trip(void)
     snprintf(path, sizeof path, "%s/model_round_trip.tab", dir ? dir : ".");
     struct gc_bodies a, b;
     CHECK(gc_model_galaxy_build("mw-m31", 1000, 5, &a) == GC_OK);
-    CHECK(gc_loader_dubinski_write(path, &a) == GC_OK);
-    CHECK(gc_loader_dubinski_read(path, &b) == GC_OK);
+    CHECK(gc_table_write(path, &a) == GC_OK);
+    CHECK(gc_table_read(path, &b) == GC_OK);
     CHECK(same_bytes(&a, &b));
     remove(path);
     gc_bodies_free(&a);

@@ -8,7 +8,7 @@
 #include "backend.h"
 #include "check.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "sim.h"
 #include "test_util.h"
 #include "thin.h"
@@ -90,7 +90,7 @@ static void test_forces(struct gc_backend *be)
     {
         const char *p = dubinski_path();
         struct gc_bodies all;
-        if (p && gc_loader_dubinski_read(p, &all) == GC_OK) {
+        if (p && gc_table_read(p, &all) == GC_OK) {
             CHECK(gc_thin_select(&all, 4096, 1, &b) == GC_OK);
             force_error(&b, be, 0.025f, &rms, &worst);
             printf("forces, Dubinski N=4096 with halos: relative RMS error %.3g, worst %.3g\n",

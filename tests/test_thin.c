@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "test_util.h"
 #include "thin.h"
 
@@ -129,7 +129,7 @@ static void test_real(void)
         printf("real Dubinski file not found: skipping its checks\n");
         return;
     }
-    CHECK(gc_loader_dubinski_read(p, &all) == GC_OK);
+    CHECK(gc_table_read(p, &all) == GC_OK);
     CHECK(gc_thin_select(&all, 0, 0, &t) == GC_OK);
     CHECK(t.n == 49152); /* disk + bulge of both galaxies, as in the original viewer */
     gc_bodies_free(&t);

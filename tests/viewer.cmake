@@ -1,5 +1,6 @@
 # Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
-gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/camera.c)
+gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/viewer/camera.c)
+target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
 
 # A test whose tools are missing is still registered and reports "skipped" (never a silent
 # absence, never a pass).

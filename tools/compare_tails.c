@@ -12,7 +12,7 @@
 
 #include "backend.h"
 #include "diagnostics.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "log.h"
 #include "model_galaxy.h"
 #include "sim.h"
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         }
     }
     struct gc_bodies all, data, model;
-    if (gc_loader_dubinski_read(argv[1], &all) != GC_OK ||
+    if (gc_table_read(argv[1], &all) != GC_OK ||
         gc_thin_select(&all, n, 1, &data) != GC_OK ||
         gc_model_galaxy_build("mw-m31", n, 1, &model) != GC_OK)
         return 1;

@@ -4,7 +4,7 @@
 Usage: tools/measure_dubinski.py [../shared/data/dubinski.tab.gz]
 Prints mass, half-mass radius, scale radii (Hernquist fit: r_half = (1+sqrt2) a), truncation
 radius, disk scale length/height fits and the circular-speed curve of each galaxy about its
-own centre. The numbers go into src/model_galaxy.c (docs/model.md lists them).
+own centre. The numbers go into src/models/model_galaxy.c (docs/model.md lists them).
 """
 import gzip
 import sys

@@ -6,14 +6,14 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "test_util.h"
 
 static enum gc_status load(const char *name, const char *text, struct gc_bodies *b)
 {
     const char *p = tmp_path(name);
     write_text(p, text);
-    return gc_loader_dubinski_read(p, b);
+    return gc_table_read(p, b);
 }
 
 static void expect_fail(const char *name, const char *text, enum gc_status want)
@@ -74,9 +74,9 @@ static void test_layout_header(void)
 static void test_bad_inputs(void)
 {
     struct gc_bodies b;
-    CHECK(gc_loader_dubinski_read(tmp_path("does-not-exist.tab"), &b) == GC_ERR_IO);
-    CHECK(gc_loader_dubinski_read("", &b) == GC_ERR_INVALID);
-    CHECK(gc_loader_dubinski_read(getenv("GC_TEST_TMP") ? getenv("GC_TEST_TMP") : "/tmp", &b) ==
+    CHECK(gc_table_read(tmp_path("does-not-exist.tab"), &b) == GC_ERR_IO);
+    CHECK(gc_table_read("", &b) == GC_ERR_INVALID);
+    CHECK(gc_table_read(getenv("GC_TEST_TMP") ? getenv("GC_TEST_TMP") : "/tmp", &b) ==
           GC_ERR_IO); /* a directory */
     expect_fail("empty.tab", "", GC_ERR_PARSE);
     expect_fail("only_comments.tab", "# nothing here\n\n", GC_ERR_PARSE);
@@ -129,7 +129,7 @@ static void test_gzip(void)
     struct gc_bodies b;
     const char *p = tmp_path("good.tab.gz");
     write_gz(p, 5000, 0);
-    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(gc_table_read(p, &b) == GC_OK);
     CHECK(b.n == 5000);
     if (b.n == 5000) {
         CHECK(b.pos[3] == 0.001f);
@@ -140,12 +140,12 @@ static void test_gzip(void)
 
     p = tmp_path("truncated.tab.gz");
     write_gz(p, 5000, 20000); /* the whole stream is ~30 kB: cut it mid-way */
-    CHECK(gc_loader_dubinski_read(p, &b) == GC_ERR_IO);
+    CHECK(gc_table_read(p, &b) == GC_ERR_IO);
     CHECK(b.n == 0);
 
     p = tmp_path("truncated_tiny.tab.gz");
     write_gz(p, 5000, 12); /* only the gzip header */
-    CHECK(gc_loader_dubinski_read(p, &b) != GC_OK);
+    CHECK(gc_table_read(p, &b) != GC_OK);
     CHECK(b.n == 0);
 }
 
@@ -156,8 +156,8 @@ static void test_round_trip(void)
     CHECK(random_ball(&a, 600, 3.0, 0.7, 42));
     for (size_t i = 0; i < a.n; i++) /* all six blocks, interleaved on purpose */
         a.tag[i] = gc_layout_tags[(i * 7) % GC_LAYOUT_BLOCKS];
-    CHECK(gc_loader_dubinski_write(p, &a) == GC_OK);
-    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(gc_table_write(p, &a) == GC_OK);
+    CHECK(gc_table_read(p, &b) == GC_OK);
     CHECK(b.n == a.n);
     if (b.n == a.n) {
         /* The writer groups rows by block: every body must appear once, bit-exact. */
@@ -179,7 +179,7 @@ static void test_round_trip(void)
     }
     gc_bodies_free(&a);
     gc_bodies_free(&b);
-    CHECK(gc_loader_dubinski_write(tmp_path("no-such-dir/x.tab"), &a) == GC_ERR_IO);
+    CHECK(gc_table_write(tmp_path("no-such-dir/x.tab"), &a) == GC_ERR_IO);
 }
 
 /* The real table: row count, block layout and masses as documented in shared/data/README.md. */
@@ -194,7 +194,7 @@ static int test_real_file(void)
         printf("real Dubinski file not found: skipping its checks\n");
         return 0;
     }
-    CHECK(gc_loader_dubinski_read(p, &b) == GC_OK);
+    CHECK(gc_table_read(p, &b) == GC_OK);
     CHECK(b.n == 81920);
     if (b.n != 81920)
         return 1;

@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "bodies.h"
 #include "cli.h"
-#include "loader_dubinski.h"
+#include "table.h"
 #include "log.h"
 #include "model_galaxy.h"
 #include "thin.h"
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     cuda = backend && gc_backend_name(backend)[0] == 'c' && gc_backend_name(backend)[1] == 'u';
     if (o.data) {
         struct gc_bodies all;
-        st = gc_loader_dubinski_read(o.data, &all);
+        st = gc_table_read(o.data, &all);
         if (st == GC_OK) {
             st = gc_thin_select(&all, o.n, o.halo, &bodies);
             gc_bodies_free(&all);

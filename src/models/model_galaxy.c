@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "sim.h"
+#include "units.h"
 
 #define PI 3.14159265358979323846
 

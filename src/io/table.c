@@ -1,6 +1,6 @@
 /* Parses and validates Dubinski-format body tables; zlib reads plain and gzip files alike. */
 /* SPDX-License-Identifier: MIT */
-#include "loader_dubinski.h"
+#include "table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -90,7 +90,7 @@ static int parse_layout(const char *line, size_t blocks[GC_LAYOUT_BLOCKS])
 
 static const char *kColumn[7] = {"mass", "x", "y", "z", "vx", "vy", "vz"};
 
-enum gc_status gc_loader_dubinski_read(const char *path, struct gc_bodies *out)
+enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
 {
     struct rows r = {0};
     size_t blocks[GC_LAYOUT_BLOCKS] = {0};
@@ -260,7 +260,7 @@ done:
     return st;
 }
 
-enum gc_status gc_loader_dubinski_write(const char *path, const struct gc_bodies *b)
+enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
     size_t count[GC_LAYOUT_BLOCKS] = {0};
     FILE *f;

@@ -1,7 +1,7 @@
 /* Reads a body table in the Dubinski (1995) format (mass x y z vx vy vz per row, plain or gzip). */
 /* SPDX-License-Identifier: MIT */
-#ifndef GC_LOADER_DUBINSKI_H
-#define GC_LOADER_DUBINSKI_H
+#ifndef GC_TABLE_H
+#define GC_TABLE_H
 
 #include <stddef.h>
 
@@ -29,11 +29,11 @@ extern const size_t gc_dubinski_blocks[GC_LAYOUT_BLOCKS];    /* 16384 16384 8192
  * galaxy and component. Checks every row: exactly 7 finite numbers, mass > 0; the file must
  * hold at least one row and at most GC_MAX_BODIES. The first problem is logged with the file
  * name and line number; nothing is returned on failure. */
-enum gc_status gc_loader_dubinski_read(const char *path, struct gc_bodies *out);
+enum gc_status gc_table_read(const char *path, struct gc_bodies *out);
 
 /* Writes `b` to `path` in the same format, grouped by block with a GC_LAYOUT_HEADER line so
  * galaxy and component survive a round trip; %.9g keeps every float exact. */
-enum gc_status gc_loader_dubinski_write(const char *path, const struct gc_bodies *b);
+enum gc_status gc_table_write(const char *path, const struct gc_bodies *b);
 
 #ifdef __cplusplus
 }

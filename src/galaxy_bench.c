@@ -6,10 +6,8 @@
 #include "bench.h"
 #include "bodies.h"
 #include "cli.h"
-#include "table.h"
+#include "initial.h"
 #include "log.h"
-#include "model_galaxy.h"
-#include "thin.h"
 
 /* Same options and exit codes as `galaxy --benchmark` / `galaxy --compare`:
  * 0 success, 1 failure while running (or --compare beyond tolerance), 2 bad usage. */
@@ -19,7 +17,6 @@ int main(int argc, char **argv)
     struct gc_backend *backend = NULL;
     struct gc_bodies bodies = {0};
     enum gc_status st = gc_cli_parse(argc, argv, &o);
-    int cuda;
 
     if (st != GC_OK)
         return 2;
@@ -42,17 +39,8 @@ int main(int argc, char **argv)
         if (st != GC_OK)
             return st == GC_ERR_INVALID ? 2 : 1;
     }
-    cuda = backend && gc_backend_name(backend)[0] == 'c' && gc_backend_name(backend)[1] == 'u';
-    if (o.data) {
-        struct gc_bodies all;
-        st = gc_table_read(o.data, &all);
-        if (st == GC_OK) {
-            st = gc_thin_select(&all, o.n, o.halo, &bodies);
-            gc_bodies_free(&all);
-        }
-    } else if (!o.sweep) {
-        st = gc_model_galaxy_build(o.model, o.n ? o.n : (cuda ? 65536 : 8192), o.seed, &bodies);
-    }
+    if (!(o.mode == GC_MODE_BENCHMARK && o.sweep && !o.data))
+        st = gc_initial_bodies(&o, backend, &bodies);
     if (st == GC_OK)
         st = o.mode == GC_MODE_BENCHMARK ? gc_bench_run(&o, &bodies, backend)
                                          : gc_bench_compare(&o, &bodies);

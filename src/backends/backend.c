@@ -74,8 +74,11 @@ enum gc_status gc_backend_upload(struct gc_backend *b, const struct gc_bodies *s
     if (!src || src->n == 0)
         return GC_ERR_INVALID;
     st = b->iface->upload(b, src);
-    if (st == GC_OK)
+    if (st == GC_OK) {
         b->n = src->n;
+        b->i0 = 0;
+        b->i1 = src->n;
+    }
     return st;
 }
 
@@ -84,6 +87,55 @@ enum gc_status gc_backend_download(struct gc_backend *b, struct gc_bodies *dst)
     if (!dst || dst->n != b->n)
         return GC_ERR_INVALID;
     return b->iface->download(b, dst);
+}
+
+enum gc_status gc_backend_set_range(struct gc_backend *b, size_t i0, size_t i1)
+{
+    enum gc_status st;
+    if (i0 > i1 || i1 > b->n) {
+        gc_log_error("backend %s: range [%zu, %zu) is outside the %zu bodies", b->iface->name,
+                     i0, i1, b->n);
+        return GC_ERR_INVALID;
+    }
+    if (!b->iface->set_range) {
+        if (i0 == 0 && i1 == b->n)
+            return GC_OK;
+        gc_log_error("backend %s cannot split its bodies between ranks", b->iface->name);
+        return GC_ERR_UNSUPPORTED;
+    }
+    st = b->iface->set_range(b, i0, i1);
+    if (st == GC_OK) {
+        b->i0 = i0;
+        b->i1 = i1;
+    }
+    return st;
+}
+
+static enum gc_status check_exchange(struct gc_backend *b, size_t i0, size_t i1, int has)
+{
+    if (!has) {
+        gc_log_error("backend %s cannot exchange positions between ranks", b->iface->name);
+        return GC_ERR_UNSUPPORTED;
+    }
+    if (i0 > i1 || i1 > b->n) {
+        gc_log_error("backend %s: bodies [%zu, %zu) are outside the %zu bodies", b->iface->name,
+                     i0, i1, b->n);
+        return GC_ERR_INVALID;
+    }
+    return GC_OK;
+}
+
+enum gc_status gc_backend_get_positions(struct gc_backend *b, size_t i0, size_t i1, float *dst)
+{
+    enum gc_status st = check_exchange(b, i0, i1, b->iface->get_positions != NULL);
+    return st != GC_OK || i0 == i1 ? st : b->iface->get_positions(b, i0, i1, dst);
+}
+
+enum gc_status gc_backend_set_positions(struct gc_backend *b, size_t i0, size_t i1,
+                                        const float *src)
+{
+    enum gc_status st = check_exchange(b, i0, i1, b->iface->set_positions != NULL);
+    return st != GC_OK || i0 == i1 ? st : b->iface->set_positions(b, i0, i1, src);
 }
 
 enum gc_status gc_backend_accel(struct gc_backend *b, float eps2)

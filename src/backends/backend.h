@@ -17,19 +17,33 @@ struct gc_backend;
 
 /* Every slot takes the backend itself. Slots marked optional may be NULL; the gc_backend_*
  * wrappers below then fall back as described. Physics: G = 1, Plummer softening,
- * a_i = sum_j m_j r_ij / (r_ij^2 + eps^2)^(3/2), self-pairs included (they add zero). */
+ * a_i = sum_j m_j r_ij / (r_ij^2 + eps^2)^(3/2), self-pairs included (they add zero).
+ *
+ * The backend holds all n bodies. The "range" [i0, i1) (default: all) is the part this
+ * process owns when ranks split the work: accel and potential compute only bodies i in the
+ * range (against every j), kick and drift move only them. A backend without set_range
+ * serves one process only. */
 struct gc_backend_iface {
     const char *name;                                                 /* "cpu", "cuda" */
     enum gc_status (*upload)(struct gc_backend *b, const struct gc_bodies *src);
     enum gc_status (*download)(struct gc_backend *b, struct gc_bodies *dst); /* pos + vel */
+    /* optional: restrict accel, potential, kick and drift to bodies [i0, i1); NULL = the
+     * backend always works on all bodies (then only one rank may use it) */
+    enum gc_status (*set_range)(struct gc_backend *b, size_t i0, size_t i1);
+    /* optional: positions and masses (float4) of bodies [i0, i1) to / from host memory, for
+     * the exchange between ranks; NULL = not usable with more than one rank */
+    enum gc_status (*get_positions)(struct gc_backend *b, size_t i0, size_t i1, float *dst);
+    enum gc_status (*set_positions)(struct gc_backend *b, size_t i0, size_t i1,
+                                    const float *src);
     enum gc_status (*accel)(struct gc_backend *b, float eps2);       /* recompute a from x */
     enum gc_status (*kick)(struct gc_backend *b, float dt);          /* v += a dt */
     enum gc_status (*drift)(struct gc_backend *b, float dt);         /* x += v dt */
     /* optional: v += a dt_kick, then x += v dt_drift in one pass; NULL = kick then drift */
     enum gc_status (*kick_drift)(struct gc_backend *b, float dt_kick, float dt_drift);
     enum gc_status (*export_positions)(struct gc_backend *b, struct gc_render_buffer *dst);
-    /* optional: total softened potential energy W = -sum_{i<j} m_i m_j / sqrt(r^2+eps^2);
-     * NULL = diagnostics compute it on the host from a download */
+    /* optional: the range's share of the softened potential energy,
+     * W = -1/2 sum_{i in range} m_i sum_{j != i} m_j / sqrt(r^2+eps^2) (summed over ranks it
+     * is the total); NULL = diagnostics compute it on the host from a download */
     enum gc_status (*potential)(struct gc_backend *b, float eps2, double *w);
     enum gc_status (*sync)(struct gc_backend *b);  /* optional: NULL = already synchronous */
     /* optional: human-readable device, e.g. "NVIDIA H100 80GB HBM3"; NULL = the name */
@@ -44,6 +58,7 @@ struct gc_backend {
     const struct gc_backend_iface *iface;
     void *ctx;      /* backend-private state */
     size_t n;       /* bodies currently uploaded (0 before the first upload) */
+    size_t i0, i1;  /* the range this process owns; [0, n) after an upload */
 };
 
 /* Options for gc_backend_create; zero-initialise and set what you need. */
@@ -65,6 +80,11 @@ const char *gc_backend_available(void);
 
 enum gc_status gc_backend_upload(struct gc_backend *b, const struct gc_bodies *src);
 enum gc_status gc_backend_download(struct gc_backend *b, struct gc_bodies *dst);
+/* GC_ERR_UNSUPPORTED (logged) when the backend has no set_range and [i0, i1) is not all. */
+enum gc_status gc_backend_set_range(struct gc_backend *b, size_t i0, size_t i1);
+enum gc_status gc_backend_get_positions(struct gc_backend *b, size_t i0, size_t i1, float *dst);
+enum gc_status gc_backend_set_positions(struct gc_backend *b, size_t i0, size_t i1,
+                                        const float *src);
 enum gc_status gc_backend_accel(struct gc_backend *b, float eps2);
 enum gc_status gc_backend_kick(struct gc_backend *b, float dt);
 enum gc_status gc_backend_drift(struct gc_backend *b, float dt);

@@ -16,6 +16,7 @@
  * vectorise the inner j loop (8 pairs per AVX instruction). */
 struct cpu_ctx {
     size_t n, cap;
+    size_t i0, i1;      /* bodies this rank updates (set_range); all of them by default */
     float *x, *y, *z, *m;
     float *vx, *vy, *vz;
     float *ax, *ay, *az;
@@ -66,6 +67,8 @@ static enum gc_status cpu_upload(struct gc_backend *b, const struct gc_bodies *s
         c->cap = n;
     }
     c->n = n;
+    c->i0 = 0;
+    c->i1 = n;
     for (size_t i = 0; i < n; i++) {
         c->x[i] = src->pos[4 * i + 0];
         c->y[i] = src->pos[4 * i + 1];
@@ -100,11 +103,11 @@ static enum gc_status cpu_download(struct gc_backend *b, struct gc_bodies *dst)
 static enum gc_status cpu_accel(struct gc_backend *b, float eps2)
 {
     struct cpu_ctx *c = b->ctx;
-    const long n = (long)c->n;
+    const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
     const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
 
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads(c))
-    for (long i = 0; i < n; i++) {
+    for (long i = i0; i < i1; i++) {
         const float xi = x[i], yi = y[i], zi = z[i];
         double ax = 0.0, ay = 0.0, az = 0.0;
         for (long j0 = 0; j0 < n; j0 += BLOCK) {
@@ -134,9 +137,9 @@ static enum gc_status cpu_accel(struct gc_backend *b, float eps2)
 static enum gc_status cpu_kick(struct gc_backend *b, float dt)
 {
     struct cpu_ctx *c = b->ctx;
-    const long n = (long)c->n;
+    const long i0 = (long)c->i0, i1 = (long)c->i1;
 #pragma omp parallel for simd schedule(static) num_threads(nthreads(c))
-    for (long i = 0; i < n; i++) {
+    for (long i = i0; i < i1; i++) {
         c->vx[i] += c->ax[i] * dt;
         c->vy[i] += c->ay[i] * dt;
         c->vz[i] += c->az[i] * dt;
@@ -147,9 +150,9 @@ static enum gc_status cpu_kick(struct gc_backend *b, float dt)
 static enum gc_status cpu_drift(struct gc_backend *b, float dt)
 {
     struct cpu_ctx *c = b->ctx;
-    const long n = (long)c->n;
+    const long i0 = (long)c->i0, i1 = (long)c->i1;
 #pragma omp parallel for simd schedule(static) num_threads(nthreads(c))
-    for (long i = 0; i < n; i++) {
+    for (long i = i0; i < i1; i++) {
         c->x[i] += c->vx[i] * dt;
         c->y[i] += c->vy[i] * dt;
         c->z[i] += c->vz[i] * dt;
@@ -188,7 +191,7 @@ static enum gc_status cpu_export(struct gc_backend *b, struct gc_render_buffer *
 static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
 {
     struct cpu_ctx *c = b->ctx;
-    const long n = (long)c->n;
+    const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
     const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
     double total = 0.0;
     if (!(eps2 > 0.0f)) {
@@ -196,7 +199,7 @@ static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
         return GC_ERR_INVALID;
     }
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(nthreads(c))
-    for (long i = 0; i < n; i++) {
+    for (long i = i0; i < i1; i++) {
         const float xi = x[i], yi = y[i], zi = z[i];
         double phi = 0.0;
         for (long j0 = 0; j0 < n; j0 += BLOCK) {
@@ -213,6 +216,39 @@ static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
         total += (double)m[i] * phi;
     }
     *w = -0.5 * total;
+    return GC_OK;
+}
+
+static enum gc_status cpu_set_range(struct gc_backend *b, size_t i0, size_t i1)
+{
+    struct cpu_ctx *c = b->ctx;
+    c->i0 = i0;
+    c->i1 = i1;
+    return GC_OK;
+}
+
+static enum gc_status cpu_get_positions(struct gc_backend *b, size_t i0, size_t i1, float *dst)
+{
+    const struct cpu_ctx *c = b->ctx;
+    for (size_t i = i0; i < i1; i++, dst += 4) {
+        dst[0] = c->x[i];
+        dst[1] = c->y[i];
+        dst[2] = c->z[i];
+        dst[3] = c->m[i];
+    }
+    return GC_OK;
+}
+
+static enum gc_status cpu_set_positions(struct gc_backend *b, size_t i0, size_t i1,
+                                        const float *src)
+{
+    struct cpu_ctx *c = b->ctx;
+    for (size_t i = i0; i < i1; i++, src += 4) {
+        c->x[i] = src[0];
+        c->y[i] = src[1];
+        c->z[i] = src[2];
+        c->m[i] = src[3];
+    }
     return GC_OK;
 }
 
@@ -236,6 +272,9 @@ static const struct gc_backend_iface cpu_iface = {
     .name = "cpu",
     .upload = cpu_upload,
     .download = cpu_download,
+    .set_range = cpu_set_range,
+    .get_positions = cpu_get_positions,
+    .set_positions = cpu_set_positions,
     .accel = cpu_accel,
     .kick = cpu_kick,
     .drift = cpu_drift,

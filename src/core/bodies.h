@@ -29,13 +29,24 @@ struct gc_bodies {
     float *pos;    /* 4n floats: x, y, z, mass (float4 so GPU loads are 16-byte, coalesced) */
     float *vel;    /* 4n floats: vx, vy, vz, unused (same layout as pos for symmetric copies) */
     uint8_t *tag;  /* n tags: GC_TAG(galaxy, component), used for colouring only */
+    /* Optional double-precision state, NULL unless gc_bodies_alloc_f64 was called: 3n
+     * doubles each (x y z, vx vy vz) and 1n masses. When present they are the authoritative
+     * values and pos/vel hold the same numbers rounded to float; the Hermite integrators keep
+     * positions in double, so a snapshot or restart of such a run must not round them. */
+    double *pos64; /* 3n doubles: x, y, z */
+    double *vel64; /* 3n doubles: vx, vy, vz */
+    double *mass64; /* n doubles */
 };
 
 /* Allocates zeroed arrays for n bodies (1 <= n <= GC_MAX_BODIES). On failure *b is empty. */
 enum gc_status gc_bodies_alloc(struct gc_bodies *b, size_t n);
+/* Adds the double-precision arrays to an allocated set, filled from the float ones. */
+enum gc_status gc_bodies_alloc_f64(struct gc_bodies *b);
+/* Rounds the double-precision arrays into pos/vel (after writing the doubles). */
+void gc_bodies_sync_f32(struct gc_bodies *b);
 /* Frees the arrays and zeroes the struct; safe on an empty or already freed struct. */
 void gc_bodies_free(struct gc_bodies *b);
-/* Deep copy of src into dst (dst must be empty). */
+/* Deep copy of src into dst (dst must be empty), the double arrays too when src has them. */
 enum gc_status gc_bodies_copy(struct gc_bodies *dst, const struct gc_bodies *src);
 
 #ifdef __cplusplus

@@ -99,7 +99,7 @@ static enum gc_status run_once(struct gc_sim *sim, int what, unsigned steps, dou
     if (st != GC_OK)
         return st;
     if (what == STEPS) {
-        st = gc_sim_step(sim, steps);
+        st = gc_sim_advance(sim, gc_sim_time(sim) + (double)steps * sim->p.dt);
     } else {
 #ifdef GC_ENABLE_CUDA
         const float eps2 = sim->p.eps * sim->p.eps;
@@ -137,7 +137,7 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
 {
     struct gc_sim sim;
     double t1 = 0.0;
-    enum gc_status st = gc_sim_init(&sim, b, bodies, &opt->params);
+    enum gc_status st = gc_sim_init(&sim, b, NULL, bodies, &opt->params);
     const int repeats = opt->repeats > 0 ? opt->repeats : 5;
     memset(row, 0, sizeof *row);
     row->n = bodies->n;
@@ -147,7 +147,7 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     /* First step: warms caches and clocks, and sizes the repeats when --steps is not given. */
     st = run_once(&sim, STEPS, 1, &t1);
     if (st != GC_OK)
-        return st;
+        goto out;
     if (opt->steps) {
         row->steps = opt->steps;
     } else {
@@ -166,6 +166,8 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
         snprintf(row->plan, sizeof row->plan, "%s", gc_backend_cuda_plan_str(b));
     }
 #endif
+out:
+    gc_sim_free(&sim);
     return st;
 }
 
@@ -332,11 +334,12 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
     /* The same K leapfrog steps on both; positions relative to the system's RMS radius. */
     for (int k = 0; k < 2 && st == GC_OK; k++) {
         struct gc_sim sim;
-        st = gc_sim_init(&sim, be[k], initial, &opt->params);
+        st = gc_sim_init(&sim, be[k], NULL, initial, &opt->params);
         if (st == GC_OK)
-            st = gc_sim_step(&sim, steps);
+            st = gc_sim_advance(&sim, (double)steps * opt->params.dt);
         if (st == GC_OK)
-            st = gc_backend_download(be[k], &fin[k]);
+            st = gc_sim_download(&sim, &fin[k]);
+        gc_sim_free(&sim);
     }
     if (st == GC_OK) {
         double c[3] = {0, 0, 0}, m = 0.0, r2 = 0.0, d2sum = 0.0, scale;

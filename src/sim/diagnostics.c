@@ -5,28 +5,50 @@
 #include <math.h>
 #include <string.h>
 
-void gc_diagnostics_kinematics(const struct gc_bodies *b, struct gc_diagnostics *d)
+/* Mass-weighted sums of bodies [i0, i1), in double (from the double-precision arrays when
+ * the set has them): v = {mass, K, P[3], L[3], sum m x[3]}. */
+#define NSUMS 11
+static void sums(const struct gc_bodies *b, size_t i0, size_t i1, double v[NSUMS])
+{
+    memset(v, 0, NSUMS * sizeof *v);
+    for (size_t i = i0; i < i1; i++) {
+        double x[3], u[3], m;
+        for (int k = 0; k < 3; k++) {
+            x[k] = b->pos64 ? b->pos64[3 * i + k] : b->pos[4 * i + k];
+            u[k] = b->vel64 ? b->vel64[3 * i + k] : b->vel[4 * i + k];
+        }
+        m = b->mass64 ? b->mass64[i] : b->pos[4 * i + 3];
+        v[0] += m;
+        v[1] += 0.5 * m * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        for (int k = 0; k < 3; k++) {
+            v[2 + k] += m * u[k];
+            v[8 + k] += m * x[k];
+        }
+        v[5] += m * (x[1] * u[2] - x[2] * u[1]);
+        v[6] += m * (x[2] * u[0] - x[0] * u[2]);
+        v[7] += m * (x[0] * u[1] - x[1] * u[0]);
+    }
+}
+
+static void from_sums(const double v[NSUMS], struct gc_diagnostics *d)
 {
     memset(d, 0, sizeof *d);
-    for (size_t i = 0; i < b->n; i++) {
-        const float *x = &b->pos[4 * i], *v = &b->vel[4 * i];
-        const double m = x[3];
-        d->mass += m;
-        d->kinetic += 0.5 * m * ((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-        for (int k = 0; k < 3; k++) {
-            d->momentum[k] += m * v[k];
-            d->com[k] += m * x[k];
-        }
-        d->angular_momentum[0] += m * ((double)x[1] * v[2] - (double)x[2] * v[1]);
-        d->angular_momentum[1] += m * ((double)x[2] * v[0] - (double)x[0] * v[2]);
-        d->angular_momentum[2] += m * ((double)x[0] * v[1] - (double)x[1] * v[0]);
+    d->mass = v[0];
+    d->kinetic = v[1];
+    for (int k = 0; k < 3; k++) {
+        d->momentum[k] = v[2 + k];
+        d->angular_momentum[k] = v[5 + k];
+        d->com[k] = v[0] > 0.0 ? v[8 + k] / v[0] : 0.0;
+        d->com_vel[k] = v[0] > 0.0 ? v[2 + k] / v[0] : 0.0;
     }
-    if (d->mass > 0.0)
-        for (int k = 0; k < 3; k++) {
-            d->com[k] /= d->mass;
-            d->com_vel[k] = d->momentum[k] / d->mass;
-        }
     d->energy = d->kinetic;
+}
+
+void gc_diagnostics_kinematics(const struct gc_bodies *b, struct gc_diagnostics *d)
+{
+    double v[NSUMS];
+    sums(b, 0, b->n, v);
+    from_sums(v, d);
 }
 
 double gc_diagnostics_potential(const struct gc_bodies *b, double eps)
@@ -56,19 +78,49 @@ void gc_diagnostics_compute(const struct gc_bodies *b, double eps, struct gc_dia
     d->energy = d->kinetic + d->potential;
 }
 
+/* Host potential of bodies [i0, i1) against all (pairs counted once per i: halved). */
+static double host_potential_range(const struct gc_bodies *b, size_t i0, size_t i1, double eps)
+{
+    const long n = (long)b->n, a = (long)i0, e = (long)i1;
+    const double eps2 = eps * eps;
+    double w = 0.0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : w)
+    for (long i = a; i < e; i++) {
+        const float *xi = &b->pos[4 * i];
+        double phi = 0.0;
+        for (long j = 0; j < n; j++) {
+            const float *xj = &b->pos[4 * j];
+            const double dx = (double)xj[0] - xi[0], dy = (double)xj[1] - xi[1],
+                         dz = (double)xj[2] - xi[2];
+            if (j != i)
+                phi += xj[3] / sqrt(dx * dx + dy * dy + dz * dz + eps2);
+        }
+        w -= 0.5 * xi[3] * phi;
+    }
+    return w;
+}
+
 enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratch,
                                       struct gc_diagnostics *d)
 {
+    const struct gc_force *f = &s->force;
     const float eps = s->p.eps;
-    double w;
-    enum gc_status st = gc_backend_download(s->backend, scratch);
+    double v[NSUMS], w;
+    enum gc_status st = gc_sim_download(s, scratch);
     if (st != GC_OK)
         return st;
-    gc_diagnostics_kinematics(scratch, d);
-    st = gc_backend_potential(s->backend, eps * eps, &w);
-    if (st == GC_ERR_UNSUPPORTED)
-        w = gc_diagnostics_potential(scratch, eps);
-    else if (st != GC_OK)
+    /* Each rank sums its own bodies (the only ones whose velocities it advances). */
+    sums(scratch, f->i0, f->i1, v);
+    st = gc_comm_allreduce_sum(s->comm, v, NSUMS);
+    if (st != GC_OK)
+        return st;
+    from_sums(v, d);
+    st = gc_force_potential(&s->force, eps * eps, &w);
+    if (st == GC_ERR_UNSUPPORTED) {
+        w = host_potential_range(scratch, f->i0, f->i1, eps);
+        st = gc_comm_allreduce_sum(s->comm, &w, 1);
+    }
+    if (st != GC_OK)
         return st;
     d->potential = w;
     d->energy = d->kinetic + w;

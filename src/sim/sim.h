@@ -1,4 +1,4 @@
-/* Simulation state: parameters, simulated time and step count, and the backend that holds the bodies. */
+/* The simulation: one integrator over one backend (and ranks), whose public verb is "advance to time t". */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_SIM_H
 #define GC_SIM_H
@@ -7,6 +7,10 @@
 
 #include "backend.h"
 #include "bodies.h"
+#include "comm.h"
+#include "force.h"
+#include "integrator.h"
+#include "render_buffer.h"
 #include "status.h"
 #include "units.h"
 
@@ -19,36 +23,67 @@ extern "C" {
 #define GC_EPS_MIN 1e-6f
 #define GC_EPS_MAX 100.0f
 
+#define GC_DEFAULT_INTEGRATOR "leapfrog"
+
 struct gc_sim_params {
-    float dt;   /* time step, N-body units; default GC_DEFAULT_DT; negative runs time backwards */
+    const char *integrator; /* "leapfrog" (default), "hermite4", "hermite6" */
+    float dt;   /* leapfrog step, N-body units; default GC_DEFAULT_DT; negative runs backwards */
     float eps;  /* Plummer softening length, N-body units; default GC_DEFAULT_EPS */
+    double eta;    /* Hermite accuracy parameter; 0 = the scheme's default */
+    double dt_max; /* Hermite largest block step; 0 = the scheme's default */
 };
 
+/* The viewer, headless mode, benchmarks and tests drive a simulation only through the
+ * functions below: none of them knows kicks, drifts or block steps. */
 struct gc_sim {
-    struct gc_sim_params p;      /* current parameters */
-    double time;                 /* simulated time, N-body units */
-    uint64_t steps;              /* steps taken since the last reset */
-    struct gc_backend *backend;  /* not owned: the caller creates and destroys it */
+    struct gc_sim_params p;        /* current parameters */
+    struct gc_backend *backend;    /* not owned: the caller creates and destroys it */
+    struct gc_comm *comm;          /* not owned; gc_comm_single() for one process */
+    struct gc_force force;         /* forces and the exchange between ranks */
+    struct gc_integrator *integrator; /* owned */
+    double time;                   /* simulated time the caller advanced to, N-body units */
+    size_t n;                      /* bodies */
 };
 
 /* Fills params with the defaults above. */
 void gc_sim_params_default(struct gc_sim_params *p);
 /* GC_OK when dt is finite, non-zero and |dt| <= GC_DT_MAX, and eps is in
- * [GC_EPS_MIN, GC_EPS_MAX]; otherwise logs which value is wrong and returns GC_ERR_INVALID. */
+ * [GC_EPS_MIN, GC_EPS_MAX] (or 0 for an integrator that allows it); otherwise logs which
+ * value is wrong and returns GC_ERR_INVALID. */
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 
-/* Checks params, uploads bodies to the backend and computes the first accelerations, which
- * the kick-drift-kick step expects to be current on entry. */
-enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend,
+/* Checks params, uploads bodies to the backend (the same bodies on every rank of comm;
+ * comm may be NULL for one process) and starts the integrator. On failure nothing needs
+ * freeing; on success call gc_sim_free. */
+enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
                            const struct gc_bodies *bodies, const struct gc_sim_params *p);
-/* Re-uploads bodies, zeroes time and step count. */
+void gc_sim_free(struct gc_sim *s);
+/* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
-/* Advances k steps of dt. */
-enum gc_status gc_sim_step(struct gc_sim *s, unsigned k);
-/* Changes dt (checked); the leapfrog stays consistent because accelerations depend on x only. */
+
+/* Advances the simulation to time t (N-body units). Outputs at times the scheme lands on
+ * exactly (leapfrog: whole steps; Hermite: multiples of dt_max) see every body there. */
+enum gc_status gc_sim_advance(struct gc_sim *s, double t);
+/* The natural time between two drawn frames: the leapfrog step, or for Hermite a fixed
+ * fraction of dt_max (the scheme has no single step). */
+double gc_sim_frame_dt(const struct gc_sim *s);
+/* Changes the leapfrog step (checked); GC_ERR_UNSUPPORTED for schemes without one. */
 enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt);
-/* Simulated time in Myr (GC_MYR_PER_TIME_UNIT). */
+
+/* Positions (and velocities) at the simulation's time into the renderer's buffer; schemes
+ * whose bodies are not synchronised predict them to that time without changing the state. */
+enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst);
+/* State at the simulation's time into dst (allocated with n bodies): every body on rank 0,
+ * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too. */
+enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst);
+
+/* Simulated time in N-body units and in Myr (GC_MYR_PER_TIME_UNIT). */
+double gc_sim_time(const struct gc_sim *s);
 double gc_sim_time_myr(const struct gc_sim *s);
+/* Counters since the start (steps or block steps, interactions). */
+void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out);
+/* The integrator's name. */
+const char *gc_sim_integrator(const struct gc_sim *s);
 
 #ifdef __cplusplus
 }

@@ -124,7 +124,7 @@ static void fail(struct gc_app *a, enum gc_status st, const char *what)
 /* Backend -> render buffer -> VBO. */
 static enum gc_status export_frame(struct gc_app *a)
 {
-    enum gc_status st = gc_backend_export_positions(a->backend, gc_render_target(&a->render));
+    enum gc_status st = gc_sim_export(&a->sim, gc_render_target(&a->render));
     if (st == GC_OK)
         st = gc_render_upload(&a->render);
     return st;
@@ -170,7 +170,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     a->auto_steps = 1;
     a->fb_w = opt->width;
     a->fb_h = opt->height;
-    st = gc_sim_init(&a->sim, backend, initial, &opt->params);
+    st = gc_sim_init(&a->sim, backend, NULL, initial, &opt->params);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);
@@ -185,6 +185,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
 static void app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
+    gc_sim_free(&a->sim);
 }
 
 /* --substeps auto: a display refreshes at ~60 Hz, so drawing faster than that wastes the GPU.
@@ -222,7 +223,7 @@ static void advance(struct gc_app *a)
         return;
     if (adapt)
         t0 = now_s();
-    st = gc_sim_step(&a->sim, k);
+    st = gc_sim_advance(&a->sim, gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
     if (st == GC_OK && adapt)
         st = gc_backend_sync(a->backend);
     if (st != GC_OK) {
@@ -279,7 +280,9 @@ static void draw_hud(struct gc_app *a)
     int nl = 0;
     float lh, x, y, w = 0.0f;
     double n = (double)a->initial->n, ips = n * n * a->sps;
+    struct gc_integrator_stats st;
 
+    gc_sim_stats(&a->sim, &st);
     gc_hud_begin(&a->hud, a->fb_w, a->fb_h, scale);
     lh = gc_hud_line_height(&a->hud);
     if (a->show_hud) {
@@ -291,7 +294,7 @@ static void draw_hud(struct gc_app *a)
         snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT 20 FLOPS PER INTERACTION)");
         snprintf(lines[nl++], sizeof lines[0], "T %.1f MYR   DT %g (%.3g MYR)   STEP %llu",
                  gc_sim_time_myr(&a->sim), a->sim.p.dt, a->sim.p.dt * GC_MYR_PER_TIME_UNIT,
-                 (unsigned long long)a->sim.steps);
+                 (unsigned long long)st.steps);
         if (a->energy_state > 0)
             snprintf(lines[nl++], sizeof lines[0], "ENERGY DRIFT DE/|E0| %+.2e", a->drift);
         else
@@ -614,6 +617,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
 {
     struct gc_app *a = malloc(sizeof *a);
     struct gc_egl egl;
+    struct gc_integrator_stats before;
     enum gc_status st;
     double t0, elapsed;
     unsigned frames = opt->frames ? opt->frames : 1;
@@ -630,6 +634,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     if (st == GC_OK) {
         if (a->energy_state == 0)
             measure_energy(a, now_s());
+        gc_sim_stats(&a->sim, &before);
         t0 = now_s();
         /* Frame 1 shows the initial state; each later frame first advances the simulation,
          * the same order as the window's idle/display pair. */
@@ -642,13 +647,16 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         elapsed = now_s() - t0;
         st = a->failure;
         if (st == GC_OK) {
-            double n = (double)initial->n, steps = (double)a->sim.steps,
-                   ips = elapsed > 0 ? n * n * steps / elapsed : 0.0;
+            struct gc_integrator_stats stats;
+            double ips;
+            gc_sim_stats(&a->sim, &stats);
+            ips = elapsed > 0 ? (stats.interactions - before.interactions) / elapsed : 0.0;
             if (a->energy_state > 0)
                 measure_energy(a, now_s());
             gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
                         "interactions/s, %.2f GFLOP/s (20 flops/interaction), t = %.1f Myr%s",
-                        frames, (unsigned long long)a->sim.steps, elapsed, frames / elapsed,
+                        frames, (unsigned long long)(stats.steps - before.steps), elapsed,
+                        frames / elapsed,
                         ips, FLOPS_PER_INTERACTION * ips * 1e-9, gc_sim_time_myr(&a->sim),
                         "");
             if (a->energy_state > 0)

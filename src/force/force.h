@@ -1,0 +1,47 @@
+/* Gravity as its own layer: forces on this rank's bodies against all bodies, with the exchange between ranks that this needs. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_FORCE_H
+#define GC_FORCE_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "comm.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Integrators ask this layer for forces and never see ranks: with one rank every call goes
+ * straight to the backend; with several, each rank owns the bodies [i0, i1) of
+ * gc_comm_range, and the positions its integrator has just moved are shared with the other
+ * ranks (MPI_Allgatherv) before forces on its own bodies are computed against all. */
+struct gc_force {
+    struct gc_backend *backend; /* not owned; holds all n bodies */
+    struct gc_comm *comm;       /* not owned */
+    size_t n;                   /* bodies */
+    size_t i0, i1;              /* this rank's bodies */
+    size_t *counts, *displs;    /* per rank: bodies owned and first index (allgatherv) */
+    float *h_pos;               /* n float4 staging for the position exchange; NULL on 1 rank */
+    double interactions;        /* pairwise interactions of all ranks together since init
+                                 * (counted locally: every rank knows the whole work) */
+};
+
+/* Splits n bodies over the ranks of comm and restricts the backend to this rank's share.
+ * The backend must already hold the same n bodies on every rank. */
+enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
+                             struct gc_comm *comm, size_t n);
+void gc_force_free(struct gc_force *f);
+
+/* Shares this rank's positions with the others, then a_i for every own body i (softened,
+ * G = 1, against all n). After it, every rank holds every body's current position. */
+enum gc_status gc_force_accel(struct gc_force *f, float eps2);
+
+/* Softened potential energy of all bodies, summed over ranks (every rank gets it). */
+enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,60 @@
+/* Scheme lookup by name and the interface's lifetime. */
+/* SPDX-License-Identifier: MIT */
+#include "integrator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+struct entry {
+    const char *name;
+    enum gc_status (*create)(struct gc_integrator *in);
+};
+
+static const struct entry schemes[] = {
+    {"leapfrog", gc_integrator_leapfrog_create},
+};
+#define NSCHEMES (sizeof schemes / sizeof schemes[0])
+
+const char *gc_integrator_available(void)
+{
+    return "leapfrog";
+}
+
+enum gc_status gc_integrator_create(const char *name, const struct gc_integrator_params *p,
+                                    struct gc_force *force, struct gc_integrator **out)
+{
+    struct gc_integrator *in;
+    enum gc_status st;
+    *out = NULL;
+    for (size_t k = 0; k < NSCHEMES; k++) {
+        if (strcmp(name, schemes[k].name) != 0)
+            continue;
+        in = calloc(1, sizeof *in);
+        if (!in) {
+            gc_log_error("integrator: out of memory");
+            return GC_ERR_NOMEM;
+        }
+        in->force = force;
+        in->p = *p;
+        st = schemes[k].create(in);
+        if (st != GC_OK) {
+            free(in);
+            return st;
+        }
+        *out = in;
+        return GC_OK;
+    }
+    gc_log_error("unknown integrator '%s'; available: %s", name, gc_integrator_available());
+    return GC_ERR_INVALID;
+}
+
+void gc_integrator_destroy(struct gc_integrator *in)
+{
+    if (!in)
+        return;
+    if (in->iface && in->iface->destroy)
+        in->iface->destroy(in);
+    free(in);
+}

@@ -1,0 +1,46 @@
+/* Initial conditions from the options: read and thin a table, or generate a model; --save. */
+/* SPDX-License-Identifier: MIT */
+#include "initial.h"
+
+#include <string.h>
+
+#include "log.h"
+#include "model_galaxy.h"
+#include "table.h"
+#include "thin.h"
+
+/* Default body count of the built-in model: what each backend steps at interactive rates. */
+static size_t default_model_n(const struct gc_backend *b)
+{
+    return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? 65536 : 8192;
+}
+
+static enum gc_status build(const struct gc_options *o, const struct gc_backend *b,
+                            struct gc_bodies *out)
+{
+    enum gc_status st;
+    if (o->data) {
+        struct gc_bodies all;
+        st = gc_table_read(o->data, &all);
+        if (st != GC_OK)
+            return st;
+        st = gc_thin_select(&all, o->n, o->halo, out);
+        gc_bodies_free(&all);
+        return st;
+    }
+    return gc_model_galaxy_build(o->model, o->n ? o->n : default_model_n(b), o->seed, out);
+}
+
+enum gc_status gc_initial_bodies(const struct gc_options *o, const struct gc_backend *backend,
+                                 struct gc_bodies *out)
+{
+    enum gc_status st = build(o, backend, out);
+    if (st == GC_OK && o->save) {
+        st = gc_table_write(o->save, out);
+        if (st == GC_OK)
+            gc_log_info("wrote %zu bodies to %s", out->n, o->save);
+    }
+    if (st != GC_OK)
+        gc_bodies_free(out);
+    return st;
+}

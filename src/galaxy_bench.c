@@ -16,17 +16,13 @@ int main(int argc, char **argv)
     struct gc_options o;
     struct gc_backend *backend = NULL;
     struct gc_bodies bodies = {0};
-    enum gc_status st = gc_cli_parse(argc, argv, &o);
+    enum gc_status st = gc_cli_parse(argc, argv, GC_PROGRAM_BENCH, &o);
 
     if (st != GC_OK)
         return 2;
     if (o.mode == GC_MODE_HELP) {
-        gc_cli_usage(stdout, "galaxy-bench");
+        gc_cli_usage(stdout, GC_PROGRAM_BENCH);
         return 0;
-    }
-    if (o.mode != GC_MODE_BENCHMARK && o.mode != GC_MODE_COMPARE) {
-        gc_log_error("galaxy-bench runs --benchmark or --compare only");
-        return 2;
     }
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);

@@ -33,12 +33,12 @@ int main(int argc, char **argv)
     struct gc_options o;
     struct gc_backend *backend = NULL;
     struct gc_bodies bodies = {0};
-    enum gc_status st = gc_cli_parse(argc, argv, &o);
+    enum gc_status st = gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, &o);
 
     if (st != GC_OK)
         return EXIT_USAGE;
     if (o.mode == GC_MODE_HELP) {
-        gc_cli_usage(stdout, "galaxy");
+        gc_cli_usage(stdout, GC_PROGRAM_GALAXY);
         return 0;
     }
     if (o.mode == GC_MODE_VERSION) {

@@ -12,7 +12,7 @@ static enum gc_status parse(struct gc_options *o, const char *a0, const char *a1
     int argc = 1;
     while (argc < 5 && argv[argc])
         argc++;
-    return gc_cli_parse(argc, argv, o);
+    return gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, o);
 }
 
 int main(void)

@@ -1,20 +1,329 @@
-/* Parses and range-checks the command line into struct gc_options. */
+/* Parses and range-checks the command line into struct gc_options, from one table of options that also writes --help. */
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bodies.h"
 #include "log.h"
 
+/* ---- the table ---- */
+
+/* How an option's value is stored. */
+enum kind {
+    K_FLAG,   /* no value: int field = 1 */
+    K_UINT,   /* unsigned field, whole number in [lo, hi] */
+    K_INT,    /* int field, whole number in [lo, hi] */
+    K_SIZE,   /* size_t field, whole number in [lo, hi] */
+    K_U64,    /* uint64_t field, any whole number */
+    K_FLOAT,  /* float field, number in [lo, hi] */
+    K_DOUBLE, /* double field, number in [lo, hi] */
+    K_STRING, /* const char * field, non-empty */
+    K_CHOICE, /* const char * field, one of `choices` ("a|b|c") */
+    K_MODE,   /* no value: selects `mode` (modes exclude each other) */
+    K_CUSTOM  /* parsed by `custom` */
+};
+
+enum section { S_INPUT, S_PHYSICS, S_COMPUTE, S_MODES, S_WINDOW, S_OTHER, S_COUNT };
+
+static const char *const section_title[S_COUNT] = {
+    "Initial conditions", "Physics (N-body units, G = 1; 1 length unit = 3.2 kpc, 1 time unit = 18 Myr)",
+    "Compute", "Modes (default: interactive window)", "Window", "Other"};
+
+struct option {
+    const char *name;    /* "--bodies" */
+    const char *alias;   /* "-n", or NULL */
+    const char *metavar; /* "N"; NULL for options without a value */
+    unsigned programs;   /* GC_PROGRAM_* bits of the programs that accept it */
+    enum section section;
+    enum kind kind;
+    size_t offset;       /* field of struct gc_options */
+    double lo, hi;       /* accepted range of numbers */
+    const char *choices; /* K_CHOICE: "a|b|c" */
+    enum gc_mode mode;   /* K_MODE */
+    enum gc_status (*custom)(struct gc_options *o, const char *opt, const char *val);
+    const char *help;    /* lines separated by '\n' */
+};
+
+#define ALL (GC_PROGRAM_GALAXY | GC_PROGRAM_BENCH)
+#define GALAXY GC_PROGRAM_GALAXY
+#define OFF(field) offsetof(struct gc_options, field)
+
+static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val);
+static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val);
+
+/* Order = order in --help. */
+static const struct option options[] = {
+    {"--data", NULL, "PATH", ALL, S_INPUT, K_STRING, OFF(data), 0, 0, NULL, 0, NULL,
+     "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
+     ".gz); without it the built-in model is used"},
+    {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
+     "number of bodies (data: default all disk+bulge bodies, 49152 for the\n"
+     "Dubinski table; model: default 8192 on CPU, 65536 on CUDA)"},
+    {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo), 0, 0, NULL, 0, NULL,
+     "include the dark-halo bodies of the data file (81920 in all)"},
+    {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, "mw-m31|single", 0, NULL,
+     "built-in model: mw-m31 (default, a colliding pair) or single"},
+    {"--seed", NULL, "S", ALL, S_INPUT, K_U64, OFF(seed), 0, 0, NULL, 0, NULL,
+     "random seed of the built-in model (default 1)"},
+    {"--save", NULL, "FILE", ALL, S_INPUT, K_STRING, OFF(save), 0, 0, NULL, 0, NULL,
+     "write the initial bodies as a 7-column table and continue"},
+
+    {"--dt", NULL, "DT", ALL, S_PHYSICS, K_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL, 0, NULL,
+     "time step (default 0.01 = 0.18 Myr)"},
+    {"--eps", NULL, "EPS", ALL, S_PHYSICS, K_FLOAT, OFF(params.eps), GC_EPS_MIN, GC_EPS_MAX, NULL,
+     0, NULL, "Plummer softening length (default 0.025, about 80 pc)"},
+
+    {"--backend", NULL, "NAME", ALL, S_COMPUTE, K_CHOICE, OFF(backend), 0, 0, "auto|cpu|cuda", 0,
+     NULL, "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
+    {"--threads", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
+     "CPU threads (default: all cores)"},
+    {"--device", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(device), 0, 255, NULL, 0, NULL,
+     "CUDA device index (default 0)"},
+    {"--no-interop", NULL, NULL, GALAXY, S_COMPUTE, K_FLAG, OFF(no_interop), 0, 0, NULL, 0, NULL,
+     "copy positions through host memory instead of CUDA-GL interop"},
+    {"--substeps", NULL, "K|auto", GALAXY, S_COMPUTE, K_CUSTOM, 0, 0, 0, NULL, 0, set_substeps,
+     "simulation steps per drawn frame (default auto: the window fills\n"
+     "~12 ms of each frame with steps; --headless uses 1 unless given)"},
+
+    {"--steps", NULL, "K", ALL, S_MODES, K_UINT, OFF(steps), 1, 100000000, NULL, 0, NULL,
+     "run K steps without a window and print energy and momentum\n"
+     "(with --benchmark or --compare: steps per timed run)"},
+    {"--report-every", NULL, "K", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1, 1e8, NULL, 0,
+     NULL, "with --steps: print diagnostics every K steps"},
+    {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
+     "render offscreen (EGL) without a window"},
+    {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
+     "with --headless: frames to render (default 300)"},
+    {"--screenshot", NULL, "FILE", GALAXY, S_MODES, K_STRING, OFF(screenshot), 0, 0, NULL, 0, NULL,
+     "with --headless: save the last frame as PNG"},
+    {"--benchmark", NULL, NULL, ALL, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_BENCHMARK, NULL,
+     "time the simulation step (use -n, --steps, --repeats, --sweep, --json)"},
+    {"--repeats", NULL, "K", ALL, S_MODES, K_INT, OFF(repeats), 1, 1000, NULL, 0, NULL,
+     "benchmark repeats, median reported (default 5)"},
+    {"--sweep", NULL, NULL, ALL, S_MODES, K_FLAG, OFF(sweep), 0, 0, NULL, 0, NULL,
+     "benchmark over a range of N"},
+    {"--json", NULL, NULL, ALL, S_MODES, K_FLAG, OFF(json), 0, 0, NULL, 0, NULL,
+     "benchmark output as JSON on stdout"},
+    {"--compare", NULL, NULL, ALL, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_COMPARE, NULL,
+     "run the same state on CUDA and CPU, compare with a float64 reference"},
+
+    {"--size", NULL, "WxH", GALAXY, S_WINDOW, K_CUSTOM, 0, 0, 0, NULL, 0, set_size,
+     "window size (default 1280x800)"},
+    {"--fullscreen", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(fullscreen), 0, 0, NULL, 0, NULL,
+     "start full screen"},
+    {"--screenshot-after", NULL, "K", GALAXY, S_WINDOW, K_UINT, OFF(screenshot_after), 1,
+     100000000, NULL, 0, NULL, "save a PNG after K frames (for scripted checks)"},
+    {"--screenshot-dir", NULL, "DIR", GALAXY, S_WINDOW, K_STRING, OFF(screenshot_dir), 0, 0, NULL,
+     0, NULL, "folder for screenshots (default: current folder)"},
+
+    {"--quiet", NULL, NULL, ALL, S_OTHER, K_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
+     "print errors only"},
+    {"--help", "-h", NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL, "this text"},
+    {"--version", NULL, NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,
+     "version and the backends of this build"},
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+/* What the window does with the mouse and keys, after the Window options in --help. */
+static const char window_keys[] =
+    "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
+    "  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
+    "        d draw mode, c colour mode, + - point size, i statistics, h help overlay,\n"
+    "        f full screen, s save PNG screenshot, q or Esc quit.\n";
+
+/* ---- --help ---- */
+
+static const char *program_name(enum gc_program p)
+{
+    return p == GC_PROGRAM_BENCH ? "galaxy-bench" : "galaxy";
+}
+
+/* "  --name, -n N" padded to the help column, then the help lines indented under it. */
+static void usage_option(FILE *f, const struct option *op)
+{
+    char head[64];
+    const char *h = op->help;
+    int w = snprintf(head, sizeof head, "  %s%s%s%s%s", op->name, op->alias ? ", " : "",
+                     op->alias ? op->alias : "", op->metavar ? " " : "",
+                     op->metavar ? op->metavar : "");
+    fputs(head, f);
+    for (int first = 1; *h; first = 0) {
+        const char *e = strchr(h, '\n');
+        int len = e ? (int)(e - h) : (int)strlen(h);
+        if (first && w < 21)
+            fprintf(f, "%*s%.*s\n", 21 - w, "", len, h);
+        else
+            fprintf(f, "%s%21s%.*s\n", first ? "\n" : "", "", len, h);
+        h += len + (e ? 1 : 0);
+    }
+}
+
+void gc_cli_usage(FILE *f, enum gc_program program)
+{
+    fprintf(f, "Usage: %s [options]\n", program_name(program));
+    if (program == GC_PROGRAM_BENCH)
+        fprintf(f, "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
+                   "without the viewer's OpenGL libraries (for GPU servers with no display).\n");
+    else
+        fprintf(f, "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
+                   "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n");
+    for (int s = 0; s < S_COUNT; s++) {
+        int printed = 0;
+        for (size_t k = 0; k < NOPTIONS; k++) {
+            if (options[k].section != (enum section)s || !(options[k].programs & program))
+                continue;
+            if (!printed++)
+                fprintf(f, "\n%s:\n", s == S_MODES && program == GC_PROGRAM_BENCH
+                                            ? "Modes (one is required)" : section_title[s]);
+            usage_option(f, &options[k]);
+        }
+        if (s == S_WINDOW && printed)
+            fputs(window_keys, f);
+    }
+}
+
+/* ---- values ---- */
+
+static int parse_whole(const char *opt, const char *s, double lo, double hi,
+                       unsigned long long *out)
+{
+    char *end;
+    unsigned long long v;
+    while (*s == ' ')
+        s++;
+    if (*s != '-' && *s != '\0') {
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (!errno && *end == '\0' && (double)v >= lo && (double)v <= hi) {
+            *out = v;
+            return 1;
+        }
+    }
+    gc_log_error("%s expects a whole number from %.0f to %.0f, got '%s'", opt, lo, hi, s);
+    return 0;
+}
+
+static int parse_number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno || !isfinite(v) || v < lo || v > hi) {
+        gc_log_error("%s expects a number from %g to %g, got '%s'", opt, lo, hi, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* 1 when val is one of the '|'-separated words of choices. */
+static int is_choice(const char *choices, const char *val)
+{
+    size_t len = strlen(val);
+    for (const char *c = choices; *c;) {
+        const char *e = strchr(c, '|');
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (n == len && strncmp(c, val, n) == 0)
+            return 1;
+        c += n + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val)
+{
+    unsigned long long u;
+    if (strcmp(val, "auto") == 0) {
+        o->substeps = 0;
+        return GC_OK;
+    }
+    if (!parse_whole(opt, val, 1, 1000, &u))
+        return GC_ERR_INVALID;
+    o->substeps = (unsigned)u;
+    return GC_OK;
+}
+
+static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val)
+{
+    int w, h;
+    char tail;
+    if (sscanf(val, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 16384 ||
+        h > 16384) {
+        gc_log_error("%s expects WIDTHxHEIGHT, each 64 to 16384, got '%s'", opt, val);
+        return GC_ERR_INVALID;
+    }
+    o->width = w;
+    o->height = h;
+    return GC_OK;
+}
+
+/* Stores val (NULL for options without one) into the option's field; messages name the
+ * option as the user typed it (`typed`). */
+static enum gc_status apply(struct gc_options *o, const struct option *op, const char *typed,
+                            const char *val)
+{
+    char *field = (char *)o + op->offset;
+    unsigned long long u;
+    double d;
+    switch (op->kind) {
+    case K_FLAG: *(int *)field = 1; return GC_OK;
+    case K_MODE: o->mode = op->mode; return GC_OK;
+    case K_CUSTOM: return op->custom(o, typed, val);
+    case K_STRING:
+        if (!*val) {
+            gc_log_error("%s needs a non-empty value", typed);
+            return GC_ERR_INVALID;
+        }
+        *(const char **)field = val;
+        return GC_OK;
+    case K_CHOICE:
+        if (!is_choice(op->choices, val)) {
+            gc_log_error("unknown %s '%s'; available: %s", op->name + 2, val, op->choices);
+            return GC_ERR_INVALID;
+        }
+        *(const char **)field = val;
+        return GC_OK;
+    case K_U64:
+        if (!parse_whole(typed, val, 0, (double)ULLONG_MAX, &u))
+            return GC_ERR_INVALID;
+        *(uint64_t *)field = u;
+        return GC_OK;
+    case K_UINT: case K_INT: case K_SIZE:
+        if (!parse_whole(typed, val, op->lo, op->hi, &u))
+            return GC_ERR_INVALID;
+        if (op->kind == K_UINT)
+            *(unsigned *)field = (unsigned)u;
+        else if (op->kind == K_INT)
+            *(int *)field = (int)u;
+        else
+            *(size_t *)field = (size_t)u;
+        return GC_OK;
+    case K_FLOAT: case K_DOUBLE:
+        if (!parse_number(typed, val, op->lo, op->hi, &d))
+            return GC_ERR_INVALID;
+        if (op->kind == K_FLOAT)
+            *(float *)field = (float)d;
+        else
+            *(double *)field = d;
+        return GC_OK;
+    }
+    return GC_ERR_INVALID;
+}
+
+/* ---- parsing ---- */
+
 void gc_cli_defaults(struct gc_options *o)
 {
     memset(o, 0, sizeof *o);
     o->mode = GC_MODE_VIEWER;
+    o->program = GC_PROGRAM_GALAXY;
     o->model = GC_DEFAULT_MODEL;
     o->seed = 1;
     gc_sim_params_default(&o->params);
@@ -27,297 +336,80 @@ void gc_cli_defaults(struct gc_options *o)
     o->repeats = 5;
 }
 
-void gc_cli_usage(FILE *f, const char *prog)
+static const struct option *find(const char *name)
 {
-    fprintf(f,
-"Usage: %s [options]\n"
-"Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
-"GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n"
-"\n"
-"Initial conditions:\n"
-"  --data PATH        load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
-"                     .gz); without it the built-in galaxy-pair model is used\n"
-"  -n, --bodies N     number of bodies (data: default all disk+bulge bodies, 49152 for the\n"
-"                     Dubinski table; model: default 8192 on CPU, 65536 on CUDA)\n"
-"  --halo             include the dark-halo bodies of the data file (81920 in all)\n"
-"  --model NAME       built-in model: mw-m31 (default, a colliding pair) or single\n"
-"  --seed S           random seed of the built-in model (default 1)\n"
-"  --save FILE        write the initial bodies as a 7-column table and continue\n"
-"\n"
-"Physics (N-body units, G = 1; 1 length unit = 3.2 kpc, 1 time unit = 18 Myr):\n"
-"  --dt DT            time step (default %g = %.2g Myr)\n"
-"  --eps EPS          Plummer softening length (default %g, about 80 pc)\n"
-"\n"
-"Compute:\n"
-"  --backend NAME     auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu\n"
-"  --threads K        CPU threads (default: all cores)\n"
-"  --device K         CUDA device index (default 0)\n"
-"  --no-interop       copy positions through host memory instead of CUDA-GL interop\n"
-"  --substeps K|auto  simulation steps per drawn frame (default auto: the window fills\n"
-"                     ~12 ms of each frame with steps; --headless uses 1 unless given)\n"
-"\n"
-"Modes (default: interactive window):\n"
-"  --steps K          run K steps without a window and print energy and momentum\n"
-"  --report-every K   with --steps: print diagnostics every K steps\n"
-"  --headless         render offscreen (EGL) without a window\n"
-"  --frames K         with --headless: frames to render (default 300)\n"
-"  --screenshot FILE  with --headless: save the last frame as PNG\n"
-"  --benchmark        time the simulation step (use -n, --steps, --repeats, --sweep, --json)\n"
-"  --repeats K        benchmark repeats, median reported (default 5)\n"
-"  --sweep            benchmark over a range of N\n"
-"  --json             benchmark output as JSON on stdout\n"
-"  --compare          run the same state on CUDA and CPU, compare with a float64 reference\n"
-"\n"
-"Window:\n"
-"  --size WxH         window size (default %dx%d)\n"
-"  --fullscreen       start full screen\n"
-"  --screenshot-after K  save a PNG after K frames (for scripted checks)\n"
-"  --screenshot-dir DIR  folder for screenshots (default: current folder)\n"
-"  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
-"  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
-"        d draw mode, c colour mode, + - point size, i statistics, h help overlay,\n"
-"        f full screen, s save PNG screenshot, q or Esc quit.\n"
-"\n"
-"Other:\n"
-"  --quiet            print errors only\n"
-"  -h, --help         this text\n"
-"  --version          version\n",
-            prog, GC_DEFAULT_DT, GC_DEFAULT_DT * GC_MYR_PER_TIME_UNIT, GC_DEFAULT_EPS,
-            GC_DEFAULT_WIDTH, GC_DEFAULT_HEIGHT);
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (strcmp(name, options[k].name) == 0 ||
+            (options[k].alias && strcmp(name, options[k].alias) == 0))
+            return &options[k];
+    return NULL;
 }
 
-static int parse_u64(const char *opt, const char *s, unsigned long long lo,
-                     unsigned long long hi, unsigned long long *out)
+/* One argument (and its value, from "--opt=value" or the next argument): *i advances past
+ * what was used. *modes counts the mode options seen. */
+static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program program,
+                                struct gc_options *o, int *modes)
 {
-    char *end;
-    unsigned long long v;
-    while (*s == ' ')
-        s++;
-    if (*s == '-' || *s == '\0') {
-        gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
-        return 0;
+    char name[64];
+    const char *arg = argv[*i], *val = NULL, *eq = NULL;
+    const struct option *op;
+
+    if (strncmp(arg, "--", 2) == 0)
+        eq = strchr(arg, '=');
+    if (eq && (size_t)(eq - arg) < sizeof name) {
+        memcpy(name, arg, (size_t)(eq - arg));
+        name[eq - arg] = '\0';
+        val = eq + 1;
+        arg = name;
     }
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end != '\0' || v < lo || v > hi) {
-        gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
-        return 0;
+    op = find(arg);
+    if (!op || !(op->programs & program)) {
+        if (arg[0] != '-')
+            gc_log_error("unexpected argument '%s' (see --help)", argv[*i]);
+        else if (op)
+            gc_log_error("%s does not take option '%s' (see --help)", program_name(program),
+                         arg);
+        else
+            gc_log_error("unknown option '%s' (see --help)", argv[*i]);
+        return GC_ERR_INVALID;
     }
-    *out = v;
-    return 1;
-}
-
-static int parse_float(const char *opt, const char *s, double lo, double hi, float *out)
-{
-    char *end;
-    double v;
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno || !isfinite(v) || v < lo || v > hi) {
-        gc_log_error("%s expects a number from %g to %g, got '%s'", opt, lo, hi, s);
-        return 0;
+    if (!op->metavar && val) {
+        gc_log_error("option %s takes no value", arg);
+        return GC_ERR_INVALID;
     }
-    *out = (float)v;
-    return 1;
-}
-
-enum gc_status gc_cli_parse(int argc, char **argv, struct gc_options *o)
-{
-    int modes = 0;
-    int steps_given = 0;
-    gc_cli_defaults(o);
-
-    for (int i = 1; i < argc; i++) {
-        char name[64];
-        const char *arg = argv[i], *val = NULL, *eq;
-        unsigned long long u;
-
-        /* Accept both "--opt value" and "--opt=value". */
-        eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            val = eq + 1;
-            arg = name;
-        }
-#define FLAG(str) (strcmp(arg, str) == 0)
-#define NEEDS_VALUE()                                                                      \
-    do {                                                                                   \
-        if (!val) {                                                                        \
-            if (i + 1 >= argc) {                                                           \
-                gc_log_error("option %s needs a value (see --help)", arg);                 \
-                return GC_ERR_INVALID;                                                     \
-            }                                                                              \
-            val = argv[++i];                                                               \
-        }                                                                                  \
-    } while (0)
-#define NO_VALUE()                                                                         \
-    do {                                                                                   \
-        if (val) {                                                                         \
-            gc_log_error("option %s takes no value", arg);                                 \
-            return GC_ERR_INVALID;                                                         \
-        }                                                                                  \
-    } while (0)
-
-        if (FLAG("-h") || FLAG("--help")) {
-            o->mode = GC_MODE_HELP;
-            return GC_OK;
-        } else if (FLAG("--version")) {
-            o->mode = GC_MODE_VERSION;
-            return GC_OK;
-        } else if (FLAG("-n") || FLAG("--bodies") || FLAG("--n")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, GC_MAX_BODIES, &u))
-                return GC_ERR_INVALID;
-            o->n = (size_t)u;
-        } else if (FLAG("--data")) {
-            NEEDS_VALUE();
-            if (!*val) {
-                gc_log_error("--data needs a file name");
-                return GC_ERR_INVALID;
-            }
-            o->data = val;
-        } else if (FLAG("--halo")) {
-            NO_VALUE();
-            o->halo = 1;
-        } else if (FLAG("--model")) {
-            NEEDS_VALUE();
-            if (strcmp(val, "mw-m31") != 0 && strcmp(val, "single") != 0) {
-                gc_log_error("unknown model '%s'; available: mw-m31, single", val);
-                return GC_ERR_INVALID;
-            }
-            o->model = val;
-        } else if (FLAG("--seed")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 0, ULLONG_MAX, &u))
-                return GC_ERR_INVALID;
-            o->seed = u;
-        } else if (FLAG("--save")) {
-            NEEDS_VALUE();
-            o->save = val;
-        } else if (FLAG("--dt")) {
-            NEEDS_VALUE();
-            if (!parse_float(arg, val, 1e-7, GC_DT_MAX, &o->params.dt))
-                return GC_ERR_INVALID;
-        } else if (FLAG("--eps")) {
-            NEEDS_VALUE();
-            if (!parse_float(arg, val, GC_EPS_MIN, GC_EPS_MAX, &o->params.eps))
-                return GC_ERR_INVALID;
-        } else if (FLAG("--steps")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 100000000, &u))
-                return GC_ERR_INVALID;
-            o->steps = (unsigned)u;
-            steps_given = 1;
-        } else if (FLAG("--report-every")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 100000000, &u))
-                return GC_ERR_INVALID;
-            o->report_every = (unsigned)u;
-        } else if (FLAG("--substeps")) {
-            NEEDS_VALUE();
-            if (strcmp(val, "auto") == 0)
-                o->substeps = 0;
-            else if (!parse_u64(arg, val, 1, 1000, &u))
-                return GC_ERR_INVALID;
-            else
-                o->substeps = (unsigned)u;
-        } else if (FLAG("--backend")) {
-            NEEDS_VALUE();
-            if (strcmp(val, "auto") != 0 && strcmp(val, "cpu") != 0 && strcmp(val, "cuda") != 0) {
-                gc_log_error("unknown backend '%s'; available: auto, cpu, cuda", val);
-                return GC_ERR_INVALID;
-            }
-            o->backend = val;
-        } else if (FLAG("--threads")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 4096, &u))
-                return GC_ERR_INVALID;
-            o->threads = (int)u;
-        } else if (FLAG("--device")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 0, 255, &u))
-                return GC_ERR_INVALID;
-            o->device = (int)u;
-        } else if (FLAG("--no-interop")) {
-            NO_VALUE();
-            o->no_interop = 1;
-        } else if (FLAG("--headless")) {
-            NO_VALUE();
-            o->mode = GC_MODE_HEADLESS;
-            modes++;
-        } else if (FLAG("--frames")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 100000000, &u))
-                return GC_ERR_INVALID;
-            o->frames = (unsigned)u;
-        } else if (FLAG("--screenshot")) {
-            NEEDS_VALUE();
-            o->screenshot = val;
-        } else if (FLAG("--screenshot-after")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 100000000, &u))
-                return GC_ERR_INVALID;
-            o->screenshot_after = (unsigned)u;
-        } else if (FLAG("--screenshot-dir")) {
-            NEEDS_VALUE();
-            o->screenshot_dir = val;
-        } else if (FLAG("--fullscreen")) {
-            NO_VALUE();
-            o->fullscreen = 1;
-        } else if (FLAG("--size")) {
-            int w, h;
-            char tail;
-            NEEDS_VALUE();
-            if (sscanf(val, "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 16384 ||
-                h > 16384) {
-                gc_log_error("--size expects WIDTHxHEIGHT, each 64 to 16384, got '%s'", val);
-                return GC_ERR_INVALID;
-            }
-            o->width = w;
-            o->height = h;
-        } else if (FLAG("--benchmark")) {
-            NO_VALUE();
-            o->mode = GC_MODE_BENCHMARK;
-            modes++;
-        } else if (FLAG("--compare")) {
-            NO_VALUE();
-            o->mode = GC_MODE_COMPARE;
-            modes++;
-        } else if (FLAG("--json")) {
-            NO_VALUE();
-            o->json = 1;
-        } else if (FLAG("--sweep")) {
-            NO_VALUE();
-            o->sweep = 1;
-        } else if (FLAG("--repeats")) {
-            NEEDS_VALUE();
-            if (!parse_u64(arg, val, 1, 1000, &u))
-                return GC_ERR_INVALID;
-            o->repeats = (int)u;
-        } else if (FLAG("--quiet")) {
-            NO_VALUE();
-            o->quiet = 1;
-        } else {
-            if (arg[0] == '-')
-                gc_log_error("unknown option '%s' (see --help)", argv[i]);
-            else
-                gc_log_error("unexpected argument '%s' (see --help)", argv[i]);
+    if (op->metavar && !val) {
+        if (*i + 1 >= argc) {
+            gc_log_error("option %s needs a value (see --help)", arg);
             return GC_ERR_INVALID;
         }
-#undef FLAG
-#undef NEEDS_VALUE
-#undef NO_VALUE
+        val = argv[++*i];
     }
+    if (op->kind == K_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION)
+        ++*modes;
+    return apply(o, op, arg, val);
+}
 
+/* Options that only mean something together, and the mode --steps implies. */
+static enum gc_status check_combinations(struct gc_options *o, int modes)
+{
     if (modes > 1) {
         gc_log_error("choose one of --headless, --benchmark and --compare");
         return GC_ERR_INVALID;
     }
-    if (steps_given && o->mode == GC_MODE_VIEWER)
+    if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
+        o->mode != GC_MODE_COMPARE) {
+        gc_log_error("galaxy-bench runs --benchmark or --compare (see --help)");
+        return GC_ERR_INVALID;
+    }
+    if (o->steps && o->mode == GC_MODE_VIEWER)
         o->mode = GC_MODE_STEPS;
-    if (o->report_every && o->mode != GC_MODE_STEPS) {
+    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
         gc_log_error("--report-every only applies with --steps");
+        return GC_ERR_INVALID;
+    }
+    if (o->report_every > 0.0 && o->report_every != floor(o->report_every)) {
+        gc_log_error("--report-every counts steps with --steps: a whole number, got %g",
+                     o->report_every);
         return GC_ERR_INVALID;
     }
     if (o->screenshot && o->mode != GC_MODE_HEADLESS) {
@@ -335,4 +427,21 @@ enum gc_status gc_cli_parse(int argc, char **argv, struct gc_options *o)
         return GC_ERR_INVALID;
     }
     return gc_sim_params_check(&o->params);
+}
+
+enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
+                            struct gc_options *o)
+{
+    int modes = 0;
+    gc_cli_defaults(o);
+    o->program = program;
+    for (int i = 1; i < argc; i++) {
+        enum gc_status st = parse_one(argc, argv, &i, program, o, &modes);
+        if (st != GC_OK)
+            return st;
+        /* --help and --version win over anything after them, even a bad option. */
+        if (o->mode == GC_MODE_HELP || o->mode == GC_MODE_VERSION)
+            return GC_OK;
+    }
+    return check_combinations(o, modes);
 }

@@ -1,4 +1,4 @@
-/* Command-line options: one struct, parsed and range-checked in one place. */
+/* Command-line options: one table of options, parsed and range-checked into one struct. */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_CLI_H
 #define GC_CLI_H
@@ -16,12 +16,18 @@ extern "C" {
 
 enum gc_mode {
     GC_MODE_VIEWER = 0,  /* interactive window (default) */
-    GC_MODE_STEPS,       /* --steps K without a window: print diagnostics */
+    GC_MODE_STEPS,       /* --steps K or --t-end T without a window: print diagnostics */
     GC_MODE_HEADLESS,    /* --headless: render offscreen through EGL */
     GC_MODE_BENCHMARK,   /* --benchmark: time the force/step kernels */
     GC_MODE_COMPARE,     /* --compare: run GPU and CPU, compare with a float64 reference */
     GC_MODE_HELP,        /* --help */
     GC_MODE_VERSION      /* --version */
+};
+
+/* The programs sharing this parser; each option says which accept it. */
+enum gc_program {
+    GC_PROGRAM_GALAXY = 1, /* galaxy: every option */
+    GC_PROGRAM_BENCH = 2   /* galaxy-bench: --benchmark/--compare without the viewer */
 };
 
 #define GC_DEFAULT_MODEL "mw-m31"
@@ -30,15 +36,17 @@ enum gc_mode {
 
 struct gc_options {
     enum gc_mode mode;
+    enum gc_program program;   /* the program that parsed them */
     size_t n;                  /* bodies; 0 = default for the data source and backend */
     const char *data;          /* --data PATH; NULL = built-in model */
     int halo;                  /* --halo: include dark-halo bodies from the data file */
-    const char *model;         /* --model mw-m31|single; default GC_DEFAULT_MODEL */
+    const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
-    struct gc_sim_params params; /* --dt, --eps */
+    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max */
     unsigned steps;            /* --steps K; 0 = not given */
-    unsigned report_every;     /* --report-every K: diagnostics interval in --steps mode; 0 = start and end */
+    double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
+    double report_every;       /* --report-every X: steps (with --steps) or time (with --t-end); 0 = start and end */
     unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */
     int threads;               /* --threads K: CPU threads; 0 = all cores */
@@ -56,13 +64,15 @@ struct gc_options {
     int quiet;                 /* --quiet: errors only */
 };
 
-/* Fills defaults. */
+/* Fills defaults (program GC_PROGRAM_GALAXY). */
 void gc_cli_defaults(struct gc_options *o);
-/* Parses argv into o (defaults first). Logs the first problem and returns GC_ERR_INVALID
- * for unknown options, missing or malformed values and out-of-range numbers. */
-enum gc_status gc_cli_parse(int argc, char **argv, struct gc_options *o);
-/* Writes the --help text. */
-void gc_cli_usage(FILE *f, const char *prog);
+/* Parses argv into o (defaults first) for `program`. Logs the first problem and returns
+ * GC_ERR_INVALID for unknown options, options the program does not take, missing or
+ * malformed values, out-of-range numbers and combinations that do not go together. */
+enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
+                            struct gc_options *o);
+/* Writes the --help text of `program`: every option it accepts, from the same table. */
+void gc_cli_usage(FILE *f, enum gc_program program);
 
 #ifdef __cplusplus
 }

@@ -67,17 +67,31 @@ static const struct option options[] = {
      "Dubinski table; model: default 8192 on CPU, 65536 on CUDA)"},
     {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo), 0, 0, NULL, 0, NULL,
      "include the dark-halo bodies of the data file (81920 in all)"},
-    {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, "mw-m31|single", 0, NULL,
-     "built-in model: mw-m31 (default, a colliding pair) or single"},
+    {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES, 0, NULL,
+     "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
+     "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
+     "16384 on CUDA) or pythagorean (Burrau's three bodies 3, 4, 5)"},
     {"--seed", NULL, "S", ALL, S_INPUT, K_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, S_INPUT, K_STRING, OFF(save), 0, 0, NULL, 0, NULL,
      "write the initial bodies as a 7-column table and continue"},
 
+    {"--integrator", NULL, "NAME", ALL, S_PHYSICS, K_CHOICE, OFF(params.integrator), 0, 0,
+     "leapfrog|hermite4|hermite6", 0, NULL,
+     "leapfrog (default for galaxies: kick-drift-kick, one shared step),\n"
+     "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
+     "Hermite with individual block time steps, in double precision"},
     {"--dt", NULL, "DT", ALL, S_PHYSICS, K_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL, 0, NULL,
-     "time step (default 0.01 = 0.18 Myr)"},
-    {"--eps", NULL, "EPS", ALL, S_PHYSICS, K_FLOAT, OFF(params.eps), GC_EPS_MIN, GC_EPS_MAX, NULL,
-     0, NULL, "Plummer softening length (default 0.025, about 80 pc)"},
+     "leapfrog time step (default 0.01 = 0.18 Myr)"},
+    {"--eps", NULL, "EPS", ALL, S_PHYSICS, K_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
+     0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
+     "pythagorean 0; 0 needs a Hermite integrator)"},
+    {"--eta", NULL, "ETA", ALL, S_PHYSICS, K_DOUBLE, OFF(params.eta), 1e-6, 10, NULL, 0, NULL,
+     "Hermite accuracy parameter of the time-step criterion (default 0.02 for\n"
+     "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
+    {"--dt-max", NULL, "DT", ALL, S_PHYSICS, K_DOUBLE, OFF(params.dt_max), 1e-9, 1e3, NULL, 0,
+     NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
+     "of --report-every so reports fall on block times)"},
 
     {"--backend", NULL, "NAME", ALL, S_COMPUTE, K_CHOICE, OFF(backend), 0, 0, "auto|cpu|cuda", 0,
      NULL, "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
@@ -92,10 +106,14 @@ static const struct option options[] = {
      "~12 ms of each frame with steps; --headless uses 1 unless given)"},
 
     {"--steps", NULL, "K", ALL, S_MODES, K_UINT, OFF(steps), 1, 100000000, NULL, 0, NULL,
-     "run K steps without a window and print energy and momentum\n"
+     "run K leapfrog steps without a window and print energy and momentum\n"
      "(with --benchmark or --compare: steps per timed run)"},
-    {"--report-every", NULL, "K", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1, 1e8, NULL, 0,
-     NULL, "with --steps: print diagnostics every K steps"},
+    {"--t-end", NULL, "T", GALAXY, S_MODES, K_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
+     "run to simulated time T (N-body units) without a window and print energy\n"
+     "and momentum (any integrator)"},
+    {"--report-every", NULL, "X", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1e-12, 1e9, NULL,
+     0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
+     "units (with --t-end)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
      "render offscreen (EGL) without a window"},
     {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
@@ -327,6 +345,9 @@ void gc_cli_defaults(struct gc_options *o)
     o->model = GC_DEFAULT_MODEL;
     o->seed = 1;
     gc_sim_params_default(&o->params);
+    /* Unset until the model is known (resolve_model_defaults). */
+    o->params.integrator = NULL;
+    o->params.eps = NAN;
     o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
     o->frames = 300;
@@ -389,7 +410,19 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
     return apply(o, op, arg, val);
 }
 
-/* Options that only mean something together, and the mode --steps implies. */
+/* Integrator, softening and units the model implies where the options did not say. A data
+ * file is galaxy-like unless stated otherwise. */
+static void resolve_model_defaults(struct gc_options *o)
+{
+    const struct gc_model_info *m = o->data ? NULL : gc_models_find(o->model);
+    o->units = m ? m->units : GC_UNITS_GALAXY;
+    if (!o->params.integrator)
+        o->params.integrator = m ? m->integrator : GC_DEFAULT_INTEGRATOR;
+    if (isnan(o->params.eps))
+        o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
+}
+
+/* Options that only mean something together, and the mode --steps or --t-end implies. */
 static enum gc_status check_combinations(struct gc_options *o, int modes)
 {
     if (modes > 1) {
@@ -401,15 +434,26 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("galaxy-bench runs --benchmark or --compare (see --help)");
         return GC_ERR_INVALID;
     }
-    if (o->steps && o->mode == GC_MODE_VIEWER)
-        o->mode = GC_MODE_STEPS;
-    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
-        gc_log_error("--report-every only applies with --steps");
+    resolve_model_defaults(o);
+    if (o->steps && o->t_end > 0.0) {
+        gc_log_error("choose one of --steps (leapfrog steps) and --t-end (a time)");
         return GC_ERR_INVALID;
     }
-    if (o->report_every > 0.0 && o->report_every != floor(o->report_every)) {
+    if ((o->steps || o->t_end > 0.0) && o->mode == GC_MODE_VIEWER)
+        o->mode = GC_MODE_STEPS;
+    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
+        gc_log_error("--report-every only applies with --steps or --t-end");
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_STEPS && o->steps && o->report_every > 0.0 &&
+        o->report_every != floor(o->report_every)) {
         gc_log_error("--report-every counts steps with --steps: a whole number, got %g",
                      o->report_every);
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_STEPS && o->steps && strcmp(o->params.integrator, "leapfrog") != 0) {
+        gc_log_error("--steps counts leapfrog steps; %s has individual steps: use --t-end T",
+                     o->params.integrator);
         return GC_ERR_INVALID;
     }
     if (o->screenshot && o->mode != GC_MODE_HEADLESS) {

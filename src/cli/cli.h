@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "models.h"
 #include "sim.h"
 #include "status.h"
 
@@ -41,9 +42,11 @@ struct gc_options {
     const char *data;          /* --data PATH; NULL = built-in model */
     int halo;                  /* --halo: include dark-halo bodies from the data file */
     const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
+    enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
-    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max */
+    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max; integrator
+                                  * and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
     double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
     double report_every;       /* --report-every X: steps (with --steps) or time (with --t-end); 0 = start and end */

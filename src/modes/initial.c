@@ -5,19 +5,22 @@
 #include <string.h>
 
 #include "log.h"
-#include "model_galaxy.h"
+#include "models.h"
 #include "table.h"
 #include "thin.h"
 
-/* Default body count of the built-in model: what each backend steps at interactive rates. */
-static size_t default_model_n(const struct gc_backend *b)
+/* Default body count of a built-in model: what each backend steps at interactive rates. */
+static size_t default_model_n(const struct gc_model_info *m, const struct gc_backend *b)
 {
-    return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? 65536 : 8192;
+    if (m->n_fixed)
+        return m->n_fixed;
+    return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? m->n_gpu : m->n_cpu;
 }
 
 static enum gc_status build(const struct gc_options *o, const struct gc_backend *b,
                             struct gc_bodies *out)
 {
+    const struct gc_model_info *m;
     enum gc_status st;
     if (o->data) {
         struct gc_bodies all;
@@ -28,7 +31,12 @@ static enum gc_status build(const struct gc_options *o, const struct gc_backend 
         gc_bodies_free(&all);
         return st;
     }
-    return gc_model_galaxy_build(o->model, o->n ? o->n : default_model_n(b), o->seed, out);
+    m = gc_models_find(o->model);
+    if (!m) {
+        gc_log_error("unknown model '%s'; available: %s", o->model, GC_MODEL_NAMES);
+        return GC_ERR_INVALID;
+    }
+    return gc_models_build(o->model, o->n ? o->n : default_model_n(m, b), o->seed, out);
 }
 
 enum gc_status gc_initial_bodies(const struct gc_options *o, const struct gc_backend *backend,

@@ -24,6 +24,14 @@ int main(int argc, char **argv)
         gc_cli_usage(stdout, GC_PROGRAM_BENCH);
         return 0;
     }
+    if (o.mode == GC_MODE_MAN) {
+        gc_cli_man(stdout, GC_PROGRAM_BENCH);
+        return 0;
+    }
+    if (o.mode == GC_MODE_VERSION) {
+        printf("galaxy-bench %s (backends: %s)\n", GC_VERSION, gc_backend_available());
+        return 0;
+    }
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
     if (o.mode == GC_MODE_BENCHMARK) {

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -47,7 +48,7 @@ struct option {
     const char *choices; /* K_CHOICE: "a|b|c" */
     enum gc_mode mode;   /* K_MODE */
     enum gc_status (*custom)(struct gc_options *o, const char *opt, const char *val);
-    const char *help;    /* lines separated by '\n' */
+    const char *help;    /* lines separated by '\n'; NULL: accepted but not listed */
 };
 
 #define ALL (GC_PROGRAM_GALAXY | GC_PROGRAM_BENCH)
@@ -145,6 +146,7 @@ static const struct option options[] = {
     {"--help", "-h", NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL, "this text"},
     {"--version", NULL, NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,
      "version and the backends of this build"},
+    {"--help-man", NULL, NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_MAN, NULL, NULL},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
@@ -182,28 +184,128 @@ static void usage_option(FILE *f, const struct option *op)
     }
 }
 
+static const char *description(enum gc_program p)
+{
+    return p == GC_PROGRAM_BENCH
+               ? "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
+                 "without the viewer's OpenGL libraries (for GPU servers with no display).\n"
+               : "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
+                 "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n";
+}
+
+static const char *section_name(int s, enum gc_program p)
+{
+    return s == S_MODES && p == GC_PROGRAM_BENCH ? "Modes (one is required)" : section_title[s];
+}
+
+/* 1 when --help and the man page of program p list option op. */
+static int listed(const struct option *op, enum gc_program p)
+{
+    return op->help && (op->programs & p);
+}
+
 void gc_cli_usage(FILE *f, enum gc_program program)
 {
-    fprintf(f, "Usage: %s [options]\n", program_name(program));
-    if (program == GC_PROGRAM_BENCH)
-        fprintf(f, "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
-                   "without the viewer's OpenGL libraries (for GPU servers with no display).\n");
-    else
-        fprintf(f, "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
-                   "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n");
+    fprintf(f, "Usage: %s [options]\n%s", program_name(program), description(program));
     for (int s = 0; s < S_COUNT; s++) {
         int printed = 0;
         for (size_t k = 0; k < NOPTIONS; k++) {
-            if (options[k].section != (enum section)s || !(options[k].programs & program))
+            if (options[k].section != (enum section)s || !listed(&options[k], program))
                 continue;
             if (!printed++)
-                fprintf(f, "\n%s:\n", s == S_MODES && program == GC_PROGRAM_BENCH
-                                            ? "Modes (one is required)" : section_title[s]);
+                fprintf(f, "\n%s:\n", section_name(s, program));
             usage_option(f, &options[k]);
         }
         if (s == S_WINDOW && printed)
             fputs(window_keys, f);
     }
+}
+
+/* ---- man page ---- */
+
+/* Text for roff: '-' as \- (a typed minus, not a hyphen), '\' as \e, and a '.' or '\''
+ * that would start a line guarded with \& so it is not read as a request. */
+static void roff(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if ((s[i] == '.' || s[i] == '\'') && (i == 0 || s[i - 1] == '\n'))
+            fputs("\\&", f);
+        if (s[i] == '-')
+            fputs("\\-", f);
+        else if (s[i] == '\\')
+            fputs("\\e", f);
+        else
+            fputc(s[i], f);
+    }
+}
+
+static void roff_str(FILE *f, const char *s)
+{
+    roff(f, s, strlen(s));
+}
+
+void gc_cli_man(FILE *f, enum gc_program program)
+{
+    const char *name = program_name(program);
+    const char *other = program == GC_PROGRAM_BENCH ? "galaxy" : "galaxy-bench";
+    fputs(".TH ", f);
+    for (const char *c = name; *c; c++)
+        fputc(toupper((unsigned char)*c), f);
+    fprintf(f, " 1 \"\" \"galaxy %s\" \"User Commands\"\n.SH NAME\n", GC_VERSION);
+    roff_str(f, name);
+    fputs(program == GC_PROGRAM_BENCH
+              ? " \\- benchmarks of the galaxy-collision viewer's compute backends\n"
+              : " \\- the Milky Way and Andromeda colliding: an interactive N\\-body viewer\n",
+          f);
+    fputs(".SH SYNOPSIS\n.B ", f);
+    roff_str(f, name);
+    fputs("\n[\\fIoptions\\fR]\n.SH DESCRIPTION\n", f);
+    roff_str(f, description(program));
+    fputs(".SH OPTIONS\n", f);
+    for (int s = 0; s < S_COUNT; s++) {
+        int printed = 0;
+        for (size_t k = 0; k < NOPTIONS; k++) {
+            const struct option *op = &options[k];
+            if (op->section != (enum section)s || !listed(op, program))
+                continue;
+            if (!printed++) {
+                fputs(".SS \"", f);
+                roff_str(f, section_name(s, program));
+                fputs("\"\n", f);
+            }
+            fputs(".TP\n\\fB", f);
+            roff_str(f, op->name);
+            fputs("\\fR", f);
+            if (op->alias) {
+                fputs(", \\fB", f);
+                roff_str(f, op->alias);
+                fputs("\\fR", f);
+            }
+            if (op->metavar) {
+                fputs(" \\fI", f);
+                roff_str(f, op->metavar);
+                fputs("\\fR", f);
+            }
+            fputc('\n', f);
+            roff_str(f, op->help);
+            fputc('\n', f);
+        }
+        if (s == S_WINDOW && printed) {
+            fputs(".SS \"Mouse and keys\"\n.nf\n", f);
+            roff_str(f, window_keys);
+            fputs(".fi\n", f);
+        }
+    }
+    fputs(".SH EXIT STATUS\n0 on success, 1 on a failure while running (a file or device problem, "
+          "or \\fB\\-\\-compare\\fR beyond tolerance), 2 on a bad command line or input.\n",
+          f);
+    if (program == GC_PROGRAM_GALAXY)
+        fputs(".SH ENVIRONMENT\n.TP\n.B GC_SHADER_DIR\nfolder of the GLSL shaders, instead of "
+              "\\fIshaders\\fR next to the binary (build tree) or "
+              "\\fI../share/galaxy/shaders\\fR relative to it (installed).\n",
+              f);
+    fprintf(f, ".SH SEE ALSO\n\\fB%s\\fR(1); README.md in share/doc/galaxy of the installation\n",
+            other);
 }
 
 /* ---- values ---- */
@@ -405,7 +507,8 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
         }
         val = argv[++*i];
     }
-    if (op->kind == K_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION)
+    if (op->kind == K_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION &&
+        op->mode != GC_MODE_MAN)
         ++*modes;
     return apply(o, op, arg, val);
 }
@@ -483,8 +586,8 @@ enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
         enum gc_status st = parse_one(argc, argv, &i, program, o, &modes);
         if (st != GC_OK)
             return st;
-        /* --help and --version win over anything after them, even a bad option. */
-        if (o->mode == GC_MODE_HELP || o->mode == GC_MODE_VERSION)
+        /* --help, --version and --help-man win over anything after them, even a bad option. */
+        if (o->mode == GC_MODE_HELP || o->mode == GC_MODE_VERSION || o->mode == GC_MODE_MAN)
             return GC_OK;
     }
     return check_combinations(o, modes);

@@ -22,7 +22,8 @@ enum gc_mode {
     GC_MODE_BENCHMARK,   /* --benchmark: time the force/step kernels */
     GC_MODE_COMPARE,     /* --compare: run GPU and CPU, compare with a float64 reference */
     GC_MODE_HELP,        /* --help */
-    GC_MODE_VERSION      /* --version */
+    GC_MODE_VERSION,     /* --version */
+    GC_MODE_MAN          /* --help-man (not in --help): the man page as roff; used by the build */
 };
 
 /* The programs sharing this parser; each option says which accept it. */
@@ -76,6 +77,8 @@ enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */
 void gc_cli_usage(FILE *f, enum gc_program program);
+/* Writes the man page of `program` (roff, section 1) from the same table as --help. */
+void gc_cli_man(FILE *f, enum gc_program program);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,8 @@ if(GC_HAVE_HDF5)
   # without h5py).
   add_test(NAME test_snapshots_h5py
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_h5py.sh
-                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py)
+                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py
+                   $<TARGET_FILE:make_bad_snapshots>)
   set_tests_properties(test_snapshots_h5py PROPERTIES LABELS "io" SKIP_RETURN_CODE 77)
 endif()
 

@@ -2,7 +2,8 @@
 # Runs galaxy with --snapshot-every and checks every snapshot with h5py against the run:
 # the GADGET/SWIFT header, the layout, IDs, snapshot_000 against the --save table (exactly),
 # each snapshot's energy against the --steps table, a restart from a snapshot, and the
-# one-component rule. Usage: check_snapshots.py GALAXY TMPDIR. Exit 77 without h5py.
+# one-component rule; with MAKE_BAD_SNAPSHOTS, also a float64 file exactly.
+# Usage: check_snapshots.py GALAXY TMPDIR [MAKE_BAD_SNAPSHOTS]. Exit 77 without h5py.
 # SPDX-License-Identifier: MIT
 import os
 import re
@@ -214,6 +215,26 @@ run("--backend", "cpu", "--data", os.path.join(c_dir, "snapshot_000.hdf5"), "--s
     "--save", back)
 with open(back) as fh:
     check("# gc-layout: 8 0 0 0 0 0" in fh.read(), "one component reads back as disk A")
+
+# ---- float64: a body set with double-precision state is written as float64, exactly
+if len(sys.argv) > 3:
+    gen_dir = os.path.join(TMP, "gen")
+    os.makedirs(gen_dir)
+    subprocess.run([sys.argv[3], gen_dir], check=True)
+    s = load(os.path.join(gen_dir, "good64.hdf5"))
+    check(s["dtype"] == np.float64 and s["dp"] == 1, "good64: float64, Flag_DoublePrecision 1")
+    check(s["time"] == 2.5, "good64: Time")
+    for i in range(9):
+        for k in range(3):
+            check(s["x"][i, k] == i + 0.25 * k + i * 1e-10, f"good64: x[{i}][{k}]")
+            check(s["v"][i, k] == 0.1 * k - 0.05 * i + 1e-12, f"good64: v[{i}][{k}]")
+        check(s["m"][i] == 0.01 * (i + 1) + 1e-13, f"good64: m[{i}]")
+        check(s["gal"][i] == (i & 1) and s["comp"][i] == ("disk", "bulge", "halo")[i % 3],
+              f"good64: tag of body {i}")
+    for g in ("PartType1", "PartType2", "PartType3"):
+        check(all(s["file"][g][d].dtype == np.float64 for d in ("Coordinates", "Velocities", "Masses")),
+              f"good64: {g} datasets are float64")
+    s["file"].close()
 
 for s in snaps:
     s["file"].close()

@@ -36,3 +36,5 @@ if(NOT GC_HAVE_HDF5)
                    $<TARGET_FILE:galaxy>)
   set_tests_properties(test_snapshots_no_hdf5 PROPERTIES LABELS "io")
 endif()
+
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)

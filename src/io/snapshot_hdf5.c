@@ -420,8 +420,10 @@ static int get_component(const struct reader *r, hid_t g, const char *where, uns
     }
     var = H5Tis_variable_str(t) > 0;
     size = H5Tget_size(t);
+    /* HDF5 converts strings only within one character set (h5py writes UTF-8). */
     mt = H5Tcopy(H5T_C_S1);
-    if (mt < 0 || H5Tset_size(mt, var ? H5T_VARIABLE : sizeof buf - 1) < 0) {
+    if (mt < 0 || H5Tset_size(mt, var ? H5T_VARIABLE : sizeof buf - 1) < 0 ||
+        H5Tset_cset(mt, H5Tget_cset(t)) < 0) {
         gc_log_error("%s: cannot read attribute Component of %s", r->name, where);
         goto out;
     }

@@ -43,6 +43,10 @@ if ! awk '!/^#/ { if (++n <= 3 && $1 != 0.75) bad = 1; if (n > 3 && $1 == 0.75) 
     echo "FAIL: masstable.hdf5: disks should weigh 0.75, the rest not:"; cat "$d/masstable.tab"
     fail=$((fail + 1))
 fi
+# Another writer (h5py): chunked, deflated datasets, a UTF-8 variable-length Component,
+# signed IDs out of order, no GalaxyIndex.
+corpus="$(cd "$(dirname "$0")/../fuzz/snapshot_hdf5" && pwd)"
+expect 0 "snapshot of 5 bodies at t = 1.5" -- --data "$corpus/h5py_chunked_vlen.hdf5" "${run[@]}"
 expect 2 "missing_coordinates.hdf5: PartType1/Coordinates is missing" -- --data "$d/missing_coordinates.hdf5" "${run[@]}"
 expect 2 "missing_masses.hdf5: PartType2/Masses is missing and MassTable\[2\] is 0" -- --data "$d/missing_masses.hdf5" "${run[@]}"
 expect 2 "missing_header.hdf5: no /Header group: not a snapshot" -- --data "$d/missing_header.hdf5" "${run[@]}"

@@ -57,12 +57,14 @@ struct option {
 
 static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val);
+static enum gc_status set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
 
 /* Order = order in --help. */
 static const struct option options[] = {
     {"--data", NULL, "PATH", ALL, S_INPUT, K_STRING, OFF(data), 0, 0, NULL, 0, NULL,
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
-     ".gz); without it the built-in model is used"},
+     ".gz), or restart from an HDF5 snapshot (every body, as written);\n"
+     "without it the built-in model is used"},
     {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
      "number of bodies (data: default all disk+bulge bodies, 49152 for the\n"
      "Dubinski table; model: default 8192 on CPU, 65536 on CUDA)"},
@@ -115,6 +117,13 @@ static const struct option options[] = {
     {"--report-every", NULL, "X", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1e-12, 1e9, NULL,
      0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
      "units (with --t-end)"},
+    {"--snapshot-every", NULL, "T", GALAXY, S_MODES, K_CUSTOM, 0, 0, 0, NULL, 0,
+     set_snapshot_every,
+     "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
+     "leapfrog: T a whole number of steps) with --steps, --headless or\n"
+     "the window"},
+    {"--snapshot-dir", NULL, "DIR", GALAXY, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
+     NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
      "render offscreen (EGL) without a window"},
     {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
@@ -384,6 +393,20 @@ static enum gc_status set_size(struct gc_options *o, const char *opt, const char
     return GC_OK;
 }
 
+/* 0 means "not given", so the parser takes any finite time > 0 (no smallest step). */
+static enum gc_status set_snapshot_every(struct gc_options *o, const char *opt, const char *val)
+{
+    double t;
+    if (!parse_number(opt, val, 0.0, 1e12, &t))
+        return GC_ERR_INVALID;
+    if (!(t > 0.0)) {
+        gc_log_error("%s expects a time > 0, got '%s'", opt, val);
+        return GC_ERR_INVALID;
+    }
+    o->snapshot_every = t;
+    return GC_OK;
+}
+
 /* Stores val (NULL for options without one) into the option's field; messages name the
  * option as the user typed it (`typed`). */
 static enum gc_status apply(struct gc_options *o, const struct option *op, const char *typed,
@@ -454,6 +477,7 @@ void gc_cli_defaults(struct gc_options *o)
     o->backend = "auto";
     o->frames = 300;
     o->screenshot_dir = ".";
+    o->snapshot_dir = ".";
     o->width = GC_DEFAULT_WIDTH;
     o->height = GC_DEFAULT_HEIGHT;
     o->repeats = 5;
@@ -566,6 +590,15 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if ((o->json || o->sweep) && o->mode != GC_MODE_BENCHMARK) {
         gc_log_error("--json and --sweep only apply with --benchmark");
+        return GC_ERR_INVALID;
+    }
+    if (o->snapshot_every > 0.0 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
+        gc_log_error("--snapshot-every applies to --steps, --headless and the window, not to "
+                     "--benchmark or --compare");
+        return GC_ERR_INVALID;
+    }
+    if (strcmp(o->snapshot_dir, ".") != 0 && !(o->snapshot_every > 0.0)) {
+        gc_log_error("--snapshot-dir only applies with --snapshot-every");
         return GC_ERR_INVALID;
     }
     if (o->halo && !o->data) {

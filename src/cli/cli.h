@@ -50,6 +50,8 @@ struct gc_options {
                                   * and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
     double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
+    double snapshot_every;     /* --snapshot-every T: HDF5 snapshots at times k*T, N-body units; 0 = off */
+    const char *snapshot_dir;  /* --snapshot-dir DIR: where snapshot_NNN.hdf5 go; default "." */
     double report_every;       /* --report-every X: steps (with --steps) or time (with --t-end); 0 = start and end */
     unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "io.h"
 #include "log.h"
 #include "models.h"
 #include "table.h"
@@ -24,10 +25,20 @@ static enum gc_status build(const struct gc_options *o, const struct gc_backend 
     enum gc_status st;
     if (o->data) {
         struct gc_bodies all;
-        st = gc_table_read(o->data, &all);
+        struct gc_io_source src;
+        st = gc_io_read(o->data, &all, &src);
         if (st != GC_OK)
             return st;
-        st = gc_thin_select(&all, o->n, o->halo, out);
+        /* A snapshot is a run's state: restart it as it is (halos and double-precision
+         * state included); -n still thins it, over every component. */
+        if (src.format == GC_IO_HDF5 && (o->n == 0 || o->n == all.n)) {
+            gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr); the restarted "
+                        "run's clock starts at 0", o->data, all.n, src.time,
+                        src.time * GC_MYR_PER_TIME_UNIT);
+            *out = all;
+            return GC_OK;
+        }
+        st = gc_thin_select(&all, o->n, o->halo || src.format == GC_IO_HDF5, out);
         gc_bodies_free(&all);
         return st;
     }

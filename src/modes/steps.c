@@ -10,6 +10,7 @@
 #include "diagnostics.h"
 #include "log.h"
 #include "sim.h"
+#include "snapshots.h"
 
 static double now_s(void)
 {
@@ -66,6 +67,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
 {
     struct gc_sim sim;
     struct gc_sim_params p = o->params;
+    struct gc_snapshots snaps = {0};
     struct gc_bodies scratch = {0};
     struct gc_diagnostics d;
     struct gc_integrator_stats s0, s1;
@@ -82,12 +84,16 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     /* Hermite: make every report time a block time, where all bodies are synchronised. */
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
                                     every);
+    p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
     st = gc_sim_init(&sim, b, NULL, initial, &p);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
     if (st == GC_OK)
-        st = gc_diagnostics_measure(&sim, &scratch, &d);
+        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial);
+    if (st != GC_OK)
+        goto out;
+    st = gc_diagnostics_measure(&sim, &scratch, &d);
     if (st != GC_OK)
         goto out;
     e0 = d.energy;
@@ -97,11 +103,12 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     gc_sim_stats(&sim, &s0);
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : (double)k * every;
+        double w0 = snaps.write_s;
         t0 = now_s();
-        st = gc_sim_advance(&sim, t);
+        st = gc_snapshots_advance(&snaps, &sim, t);
         if (st == GC_OK)
             st = gc_backend_sync(b);
-        elapsed += now_s() - t0;
+        elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
         if (st == GC_OK)
             st = gc_diagnostics_measure(&sim, &scratch, &d);
         if (st != GC_OK)
@@ -126,6 +133,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                ? "N^2 per step, self-pairs counted"
                : "active x N per block step, self-pairs counted");
 out:
+    gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);
     gc_sim_free(&sim);
     return st;

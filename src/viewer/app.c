@@ -20,6 +20,7 @@
 #include "screenshot.h"
 #include "shader.h"
 #include "sim.h"
+#include "snapshots.h"
 
 /* Flops per body-body interaction in the GFLOP/s figure: the classic CUDA nbody convention
  * (cuda-samples nbody, GPU Gems 3 ch. 31), which counts a softened interaction as 20. */
@@ -40,6 +41,7 @@ struct gc_app {
     struct gc_hud hud;
     struct gc_camera camera, camera_home; /* current view and the one 'r' restores */
     struct gc_bodies scratch;        /* download target for energy measurements */
+    struct gc_snapshots snapshots;   /* --snapshot-every schedule (off when not given) */
     char shader_dir[4096];
     int gl_ready;                    /* 1 while renderer and HUD GL objects exist */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
@@ -173,6 +175,10 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     st = gc_sim_init(&a->sim, backend, NULL, initial, &opt->params);
     if (st != GC_OK)
         return st;
+    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
+                           initial);
+    if (st != GC_OK)
+        return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);
     if (st != GC_OK)
         return st;
@@ -185,6 +191,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
 static void app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
+    gc_snapshots_free(&a->snapshots);
     gc_sim_free(&a->sim);
 }
 
@@ -223,7 +230,8 @@ static void advance(struct gc_app *a)
         return;
     if (adapt)
         t0 = now_s();
-    st = gc_sim_advance(&a->sim, gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
+    st = gc_snapshots_advance(&a->snapshots, &a->sim,
+                              gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
     if (st == GC_OK && adapt)
         st = gc_backend_sync(a->backend);
     if (st != GC_OK) {

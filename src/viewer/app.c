@@ -471,6 +471,21 @@ static void quit(struct gc_app *a)
     glutLeaveMainLoop();
 }
 
+static void toggle_fullscreen(struct gc_app *a)
+{
+    a->fullscreen = !a->fullscreen;
+#ifdef GC_HAVE_GLUT_UCALL
+    glutFullScreenToggle();
+#else
+    /* freeglut 2.8 without a window manager does not restore the size on leaving full
+     * screen; resizing leaves it (with or without one), to the --size the window had. */
+    if (a->fullscreen)
+        glutFullScreen();
+    else
+        glutReshapeWindow(a->opt->width, a->opt->height);
+#endif
+}
+
 static void on_keyboard(unsigned char key, int x, int y, void *ud)
 {
     struct gc_app *a = ud;
@@ -493,7 +508,7 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
         if (st == GC_OK)
             gc_log_info("dt = %g (%.3g Myr)", a->sim.p.dt, a->sim.p.dt * GC_MYR_PER_TIME_UNIT);
         break;
-    case 'f': case 'F': a->fullscreen = !a->fullscreen; glutFullScreenToggle(); break;
+    case 'f': case 'F': toggle_fullscreen(a); break;
     case 'h': case 'H': case '?': a->show_help = !a->show_help; break;
     case 'i': case 'I': a->show_hud = !a->show_hud; break;
     case 's': case 'S': a->screenshot_pending = 1; break;

@@ -20,6 +20,11 @@
 #define GC_HERMITE_LEVELS 40
 #define GC_HERMITE_TICKS(level) ((int64_t)1 << (GC_HERMITE_LEVELS - (level)))
 
+/* What the backends record when a block step goes wrong (gc_hermite_counters.error). */
+#define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
+#define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */
+#define GC_HERMITE_ERR_NONFINITE 3  /* a force or state became NaN or infinite */
+
 /* Interactions of body i with source j at separation r = x_j - x_i, relative velocity
  * v = v_j - v_i and relative acceleration A = a_j - a_i (predicted values), softened
  * r^2 -> r^2 + eps^2 (Plummer), derivatives checked against symbolic differentiation:

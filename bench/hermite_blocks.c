@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     const int order = argc > 2 ? atoi(argv[2]) : 4;
     const double t_end = argc > 3 ? atof(argv[3]) : 0.125;
     const char *backend = argc > 4 ? argv[4] : "cuda";
-    struct gc_hermite_config cfg = {order, 1.0 / 65536.0, order == 6 ? 0.15 : 0.02, 0.01,
+    struct gc_hermite_config cfg = {order, 1.0 / 65536.0, order == 6 ? 0.15 : 0.01, 0.01,
                                     0.125, -1};
     struct gc_backend_options opt = {0};
     struct gc_backend *be = NULL;

@@ -15,6 +15,7 @@ struct cuda_hermite {
     enum gc_status (*body)(void *);  /* what the graph was recorded from */
     void *body_ctx;
     int host_loop;                   /* 1: graphs unavailable or GC_CUDA_NO_GRAPH set */
+    int starting;                    /* 1 from init to the first selection: start-up passes */
 };
 
 static void free_graph(struct cuda_hermite *h)
@@ -145,6 +146,7 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     h->d.eta_start = cfg->eta_start;
     h->d.dt_max = cfg->dt_max;
     h->host_loop = getenv("GC_CUDA_NO_GRAPH") != NULL;
+    h->starting = 1;
     grid = gc_cuda_hermite_grid(cfg->order, h->d.mixed, c->sm_count);
     if (grid <= 0) {
         gc_log_error("cuda backend: no Hermite kernel for this device: %s",
@@ -182,10 +184,23 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
         }                                                                                  \
     } while (0)
 
+/* The start-up passes compute the snap for both orders (gc_hermite_criterion_start): they
+ * run the 6th-order double kernels, whatever the order of the run. */
+static struct gc_cuda_hermite start_kernels(const struct cuda_hermite *h)
+{
+    struct gc_cuda_hermite d = h->d;
+    if (h->starting) {
+        d.order = 6;
+        d.mixed = 0;
+    }
+    return d;
+}
+
 enum gc_status gc_cuda_hermite_begin(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
-    LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 1, c->stream));
+    const struct gc_cuda_hermite d = start_kernels(c->herm);
+    LAUNCH(gc_cuda_hermite_launch_correct(&d, 1, c->stream));
     return GC_OK;
 }
 
@@ -200,6 +215,7 @@ enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
+    h->starting = 0;
     LAUNCH(gc_cuda_hermite_launch_select(&h->d, (long long)t_limit, capturing(c), c->stream));
     if (due) {
         GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->due, &h->d.ctl->due, sizeof(int),
@@ -220,7 +236,8 @@ enum gc_status gc_cuda_hermite_predict(struct gc_backend *b)
 enum gc_status gc_cuda_hermite_force(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
-    LAUNCH(gc_cuda_hermite_launch_force(&c->herm->d, c->stream));
+    const struct gc_cuda_hermite d = start_kernels(c->herm);
+    LAUNCH(gc_cuda_hermite_launch_force(&d, c->stream));
     return GC_OK;
 }
 

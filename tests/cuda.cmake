@@ -14,7 +14,7 @@ if(GC_HAVE_CUDA)
   target_link_libraries(test_backend_cuda PRIVATE OpenMP::OpenMP_C)
 else()
   # Without nvcc they still show in ctest's list, as skipped (never a silent absence).
-  foreach(t test_backend_cuda test_bench_cuda)
+  foreach(t test_backend_cuda test_bench_cuda test_hermite_cuda)
     add_test(NAME ${t} COMMAND sh -c "echo 'SKIP: this build has no CUDA backend (no nvcc, or GC_ENABLE_CUDA=OFF)'; exit 77")
     set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS cuda)
   endforeach()

@@ -17,7 +17,7 @@ if(GC_HAVE_HDF5)
   add_test(NAME test_snapshots_cli
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_cli.sh
                    $<TARGET_FILE:galaxy> $<TARGET_FILE:make_bad_snapshots>)
-  set_tests_properties(test_snapshots_cli PROPERTIES LABELS "io"
+  set_tests_properties(test_snapshots_cli PROPERTIES LABELS "io" TIMEOUT 300
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 
   # The snapshots of a real run, read with h5py and checked against the run (skipped
@@ -38,3 +38,7 @@ if(NOT GC_HAVE_HDF5)
 endif()
 
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
+
+# The check that keeps libhdf5 off corrupt string heaps (no libhdf5 needed to test it).
+gc_add_test(test_gheap_check test_gheap_check.c)
+set_tests_properties(test_gheap_check PROPERTIES LABELS "io" TIMEOUT 60)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gheap_check.h"
 #include "log.h"
 
 int gc_snapshot_hdf5_name(const char *path)
@@ -28,6 +29,7 @@ int gc_snapshot_hdf5_name(const char *path)
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #define NTYPES 6 /* GADGET's particle types 0 (gas) .. 5 (black holes) */
 /* Rows moved per H5Dread/H5Dwrite: bounded buffers whatever N is (~3.6 MiB at float64). */
@@ -338,7 +340,105 @@ struct reader {
     const char *name;   /* file name for messages */
     size_t max_bodies;
     hid_t file;
+    const unsigned char *image; /* the in-memory file, or NULL: the file at `name` */
+    size_t image_size;
+    int *heaps;         /* 0 until the global heaps are checked, then 1 (safe) or -1 */
 };
+
+/* The largest global heap collection checked from disk; a longer one (a legitimate one
+ * holds a few short strings) counts as corrupt. */
+#define GHEAP_MAX_READ ((size_t)64 << 20)
+
+/* Checks the collection that starts at byte `at` of the file (`rest` bytes to its end). */
+static enum gc_status check_collection_on_disk(FILE *f, long long at, uint64_t len,
+                                               long long rest, unsigned ss)
+{
+    size_t avail = (uint64_t)rest < len ? (size_t)rest : (size_t)len;
+    unsigned char *c;
+    enum gc_status st = GC_ERR_PARSE;
+    if (avail > GHEAP_MAX_READ)
+        return GC_ERR_PARSE;
+    c = malloc(avail ? avail : 1);
+    if (c && fseeko(f, (off_t)at, SEEK_SET) == 0 && fread(c, 1, avail, f) == avail)
+        st = gc_gheap_check_collection(c, avail, len, ss);
+    free(c);
+    return st;
+}
+
+/* Finds every global heap collection of the file (a "GCOL" header anywhere) and checks it;
+ * the byte offset of the first bad one goes to *bad. */
+static enum gc_status scan_heaps(const struct reader *r, unsigned ss, long long *bad)
+{
+    enum { WINDOW = 1 << 20 };
+    const size_t hdr = gc_gheap_header_size(ss);
+    unsigned char *w;
+    long long base = 0, size;
+    FILE *f;
+    enum gc_status st = GC_OK;
+    uint64_t len;
+    if (r->image) {
+        for (size_t o = 0; o + hdr <= r->image_size; o++)
+            if (gc_gheap_is_collection(r->image + o, r->image_size - o, ss, &len) &&
+                gc_gheap_check_collection(r->image + o, r->image_size - o, len, ss) != GC_OK) {
+                *bad = (long long)o;
+                return GC_ERR_PARSE;
+            }
+        return GC_OK;
+    }
+    f = fopen(r->name, "rb");
+    w = malloc(WINDOW + hdr);
+    if (!f || !w || fseeko(f, 0, SEEK_END) != 0 || (size = (long long)ftello(f)) < 0) {
+        st = GC_ERR_IO;
+        goto out;
+    }
+    /* Windows overlap by a header's length so that no header is cut in two. */
+    for (base = 0; st == GC_OK && base < size; base += WINDOW) {
+        long long left = size - base;
+        size_t n = left < (long long)(WINDOW + hdr) ? (size_t)left : WINDOW + hdr;
+        if (fseeko(f, (off_t)base, SEEK_SET) != 0 || fread(w, 1, n, f) != n) {
+            st = GC_ERR_IO;
+            break;
+        }
+        for (size_t o = 0; o < WINDOW && o + hdr <= n; o++)
+            if (gc_gheap_is_collection(w + o, n - o, ss, &len) &&
+                check_collection_on_disk(f, base + (long long)o, len, size - base - (long long)o,
+                                         ss) != GC_OK) {
+                *bad = base + (long long)o;
+                st = GC_ERR_PARSE;
+                break;
+            }
+    }
+out:
+    free(w);
+    if (f)
+        fclose(f);
+    return st;
+}
+
+/* libhdf5 decodes the global heap that holds variable-length strings without the checks
+ * that keep it from looping forever or reading past its buffer (tests/fuzz/hangs): every
+ * collection of the file is checked before the first such string is read. */
+static int heaps_safe(const struct reader *r)
+{
+    size_t sa = 0, ss = 0;
+    hid_t fcpl;
+    long long bad = -1;
+    enum gc_status st;
+    if (*r->heaps)
+        return *r->heaps > 0;
+    fcpl = H5Fget_create_plist(r->file);
+    if (fcpl < 0 || H5Pget_sizes(fcpl, &sa, &ss) < 0)
+        ss = 0;
+    close_id(&fcpl, H5Pclose);
+    st = ss ? scan_heaps(r, (unsigned)ss, &bad) : GC_ERR_PARSE;
+    if (st == GC_ERR_IO)
+        gc_log_error("%s: cannot read the file to check its strings", r->name);
+    else if (st != GC_OK)
+        gc_log_error("%s: corrupt HDF5 global heap (variable-length strings) at byte %lld: "
+                     "not read", r->name, bad);
+    *r->heaps = st == GC_OK ? 1 : -1;
+    return st == GC_OK;
+}
 
 static const char *class_word(H5T_class_t c)
 {
@@ -425,6 +525,8 @@ static int get_component(const struct reader *r, hid_t g, const char *where, uns
     }
     if (var) {
         char *s = NULL;
+        if (!heaps_safe(r))
+            goto out;
         if (H5Aread(a, mt, &s) < 0 || !s) {
             gc_log_error("%s: cannot read attribute Component of %s", r->name, where);
             goto out;
@@ -815,7 +917,8 @@ static hid_t access_plist(void)
 
 enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, double *time)
 {
-    struct reader r = {path, GC_MAX_BODIES, H5I_INVALID_HID};
+    int heaps = 0;
+    struct reader r = {path, GC_MAX_BODIES, H5I_INVALID_HID, NULL, 0, &heaps};
     struct quiet q;
     enum gc_status st;
     hid_t fapl;
@@ -847,8 +950,9 @@ enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const
                                            size_t max_bodies, struct gc_bodies *out,
                                            double *time)
 {
+    int heaps = 0;
     struct reader r = {name, max_bodies < GC_MAX_BODIES ? max_bodies : GC_MAX_BODIES,
-                       H5I_INVALID_HID};
+                       H5I_INVALID_HID, (const unsigned char *)image, size, &heaps};
     struct quiet q;
     enum gc_status st;
     hid_t fapl;

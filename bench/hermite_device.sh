@@ -48,9 +48,8 @@ for stage in "$@"; do
             --t-end 1 --report-every 0.25 --backend cuda --quiet >>"$f" 2>&1 ;;
     h4big) table 4 "" "524288" >"$f" 2>&1 ;;
     h6) table 6 "$small" "131072" >"$f" 2>&1 ;;
-    h6big) table 6 "" "262144 524288" >"$f" 2>&1 ;;
-    double) GC_CUDA_HERMITE=double table 4 "1024 8192 65536" "262144" >"$f" 2>&1
-            GC_CUDA_HERMITE=double table 6 "1024 8192 65536" "262144" >>"$f" 2>&1 ;;
+    h6big) table 6 "" "262144" >"$f" 2>&1 ;;
+    double) GC_CUDA_HERMITE=double table 4 "1024 8192 65536" "" >"$f" 2>&1 ;;
     blocks) timeout 60 "$BIN/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
     blocksbig) timeout 100 "$BIN/hermite_blocks" 262144 4 0.0625 >"$f" 2>&1 ;;
     esac

@@ -1,0 +1,27 @@
+# MPI tests (GC_MPI): the communication layer and whole runs of galaxy over 2 and 3 ranks of
+# the CPU backend, compared with the one-rank run. Open MPI needs --oversubscribe for more
+# ranks than cores and --allow-run-as-root in CI containers.
+if(NOT GC_HAVE_MPI)
+  return()
+endif()
+set(GC_MPIEXEC ${MPIEXEC_EXECUTABLE})
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE gc_mpiexec_version
+                ERROR_QUIET)
+if(gc_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  list(APPEND GC_MPIEXEC --oversubscribe --allow-run-as-root)
+endif()
+# Open MPI's own allocations at MPI_Init are never freed: LeakSanitizer would report them in
+# every sanitizer build (see the file for what is suppressed).
+set(GC_MPI_TEST_ENV
+  "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/mpi/lsan_openmpi.supp:print_suppressions=0"
+  "OMPI_MCA_rmaps_base_oversubscribe=1"
+  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+
+add_executable(test_comm_mpi mpi/test_comm_mpi.c)
+target_link_libraries(test_comm_mpi PRIVATE gc_modes gc_check)
+foreach(np 2 3)
+  add_test(NAME test_comm_mpi_np${np}
+           COMMAND ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:test_comm_mpi>)
+  set_tests_properties(test_comm_mpi_np${np} PROPERTIES
+    LABELS mpi TIMEOUT 60 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
+endforeach()

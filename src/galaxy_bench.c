@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     if (o.mode == GC_MODE_BENCHMARK) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;
-        bo.device = o.device;
+        bo.device = gc_cli_device(&o, 0);
         bo.no_interop = 1;
         st = gc_backend_create(o.backend, &bo, &backend);
         if (st != GC_OK)

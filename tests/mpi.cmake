@@ -25,3 +25,26 @@ foreach(np 2 3)
   set_tests_properties(test_comm_mpi_np${np} PROPERTIES
     LABELS mpi TIMEOUT 60 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
 endforeach()
+
+# A simulation over the ranks against the same one on one rank, in one program: positions,
+# energies, momenta and Hermite block-step schedules (leapfrog, hermite4, hermite6, N < K).
+add_executable(test_sim_mpi mpi/test_sim_mpi.c)
+target_link_libraries(test_sim_mpi PRIVATE gc_modes gc_check)
+foreach(np 2 3)
+  add_test(NAME test_sim_mpi_np${np}
+           COMMAND ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:test_sim_mpi>)
+  set_tests_properties(test_sim_mpi_np${np} PROPERTIES
+    LABELS mpi TIMEOUT 120 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
+endforeach()
+
+# Whole runs of galaxy on 1, 2 and 3 ranks (tests/mpi/test_mpi_runs.sh says what each checks).
+add_executable(compare_bodies mpi/compare_bodies.c)
+target_link_libraries(compare_bodies PRIVATE gc_io)
+foreach(part agree fail small view)
+  add_test(NAME test_mpi_${part}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/test_mpi_runs.sh ${part}
+                   $<TARGET_FILE:galaxy> $<TARGET_FILE:compare_bodies> ${GC_HAVE_HDF5}
+                   ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
+  set_tests_properties(test_mpi_${part} PROPERTIES
+    LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
+endforeach()

@@ -49,7 +49,7 @@ nvidia-smi nvlink -s 2>/dev/null | head -20
 galaxy --version
 mpirun --version | head -1
 echo "cases: $CASES; GPUs: $GPUS"
-echo "case,integrator,n,gpus,steps,ms_step,force_ms,exchange_ms,rest_ms,interactions_per_s,e0,exit" >"$CSV"
+echo "case,integrator,n,gpus,steps,ms_step,force_ms,exchange_ms,rest_ms,interactions_per_s,e0,exit,active" >"$CSV"
 
 # run NAME K ARGS...: galaxy on K GPUs (K = 1: a plain process, as a one-GPU user runs it);
 # parses the --steps summary and the --profile split into a CSV row.
@@ -71,10 +71,11 @@ run() {
         /^# [0-9]+ bodies/ { n = $2 + 0; integ = ($0 ~ /hermite4/) ? "hermite4" : ($0 ~ /hermite6/ ? "hermite6" : "leapfrog") }
         /^ +0 +0\.0/ && e0 == "" { e0 = $3 }
         /^# profile:/ { for (i = 1; i <= NF && $i != "(rank"; i++) { if ($i == "steps") s = $(i + 1) + 0
+                        if ($i == "active") a = $(i + 1) + 0
                         if ($i == "force") f = $(i + 1); if ($i == "exchange") x = $(i + 1)
                         if ($i == "rest") r = $(i + 1); if ($i == "total") t = $(i + 1) } }
         /^# [0-9]+ (block )?steps in/ { for (i = 1; i <= NF; i++) if ($i == "interactions/s") ips = $(i - 1) }
-        END { printf "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d\n", name, integ, n, k, s, t, f, x, r, ips, e0, rc }' \
+        END { printf "%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d,%s\n", name, integ, n, k, s, t, f, x, r, ips, e0, rc, a }' \
         "$log" >>"$CSV"
     return $rc
 }

@@ -79,10 +79,12 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
         return;
     force = t1.force_s - t0->force_s;
     exchange = t1.exchange_s - t0->exchange_s;
-    printf("# profile: ranks %d, steps %.0f, per step ms: force %.6g exchange %.6g rest %.6g "
-           "total %.6g (rank 0; exchange through host memory, waiting for the slowest rank "
-           "included)\n", s->comm->size, steps, 1e3 * force / steps, 1e3 * exchange / steps,
-           1e3 * (elapsed - force - exchange) / steps, 1e3 * elapsed / steps);
+    printf("# profile: ranks %d, steps %.0f, active %.6g, per step ms: force %.6g exchange %.6g "
+           "rest %.6g total %.6g (rank 0; exchange through host memory, waiting for the slowest "
+           "rank included)\n", s->comm->size, steps,
+           (double)(s1.body_steps - s0->body_steps) / steps, 1e3 * force / steps,
+           1e3 * exchange / steps, 1e3 * (elapsed - force - exchange) / steps,
+           1e3 * elapsed / steps);
 }
 
 enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,

@@ -97,7 +97,7 @@ agree)
     done
     # --profile reports the split per step on every rank count.
     run 2 prof --model plummer -n 256 --integrator leapfrog --eps 0.01 --steps 5 --profile "${common[@]}"
-    grep -qE '^# profile: ranks 2, steps 5, per step ms: force [0-9.e+-]+ exchange [0-9.e+-]+ rest' \
+    grep -qE '^# profile: ranks 2, steps 5, active 256, per step ms: force [0-9.e+-]+ exchange [0-9.e+-]+ rest' \
         "$tmp/prof.out" && ok "--profile prints the force/exchange/rest split" ||
         { bad "--profile line missing"; cat "$tmp/prof.out" "$tmp/prof.err"; }
     ;;

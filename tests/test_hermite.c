@@ -1,6 +1,8 @@
-/* The Hermite schemes on the CPU backend: derivatives against long double, convergence order
- * on a Kepler orbit, block-step scheduler invariants, energy and momentum of a Plummer
- * sphere, the Pythagorean problem's outcome, and the errors of unsoftened collisions. */
+/* The Hermite schemes on one backend (argument: cpu, the default, or cuda): derivatives
+ * against long double, convergence order on a Kepler orbit, block-step scheduler
+ * invariants, energy and momentum of a Plummer sphere, the Pythagorean problem's outcome,
+ * the errors of unsoftened collisions; on CUDA also the GPU against the CPU and the graph
+ * loop against the host loop. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "test_util.h"
 
 static const double kTwoPi = 6.283185307179586;
+
 
 static struct gc_sim_params params(const char *integrator, double eps)
 {
@@ -79,11 +82,13 @@ static double rel_err(const double *x, const long double *ref, size_t n3)
     return (double)sqrtl(num / den);
 }
 
-static void test_derivatives(struct gc_backend *be, double eps)
+static void test_derivatives(struct gc_backend *be, const char *integrator, double eps,
+                             double tol)
 {
     struct gc_bodies b;
     struct gc_sim sim;
-    struct gc_sim_params p = params("hermite6", eps);
+    struct gc_sim_params p = params(integrator, eps);
+    const int six = strcmp(integrator, "hermite6") == 0;
     const size_t n = 200;
     double *a = malloc(3 * n * sizeof *a), *j = malloc(3 * n * sizeof *j),
            *s = malloc(3 * n * sizeof *s);
@@ -94,14 +99,17 @@ static void test_derivatives(struct gc_backend *be, double eps)
     CHECK(gc_backend_hermite_derivs(be, a, j, s) == GC_OK);
     reference_derivs(&b, (long double)p.eps * p.eps, ra, rj, rs);
     double ea = rel_err(a, ra, 3 * n), ej = rel_err(j, rj, 3 * n), es = rel_err(s, rs, 3 * n);
-    printf("derivatives vs long double (eps %g, N %zu): acc %.2e, jerk %.2e, snap %.2e\n", eps,
-           n, ea, ej, es);
+    printf("%s derivatives vs long double (eps %g, N %zu): acc %.2e, jerk %.2e, snap %.2e\n",
+           integrator, eps, n, ea, ej, six ? es : 0.0);
     /* Double sums of ~200 terms: a few 1e-16 relative each; 1e-12 leaves room for the
-     * cancellation in the jerk and snap but catches any wrong coefficient (~1e-1). */
-    CHECK_LT(ea, 1e-12);
-    CHECK_LT(ej, 1e-12);
-    CHECK_LT(es, 1e-12);
-    CHECK(rel_err(s, rs, 3 * n) > 0.0 || n == 0);
+     * cancellation in the jerk and snap but catches any wrong coefficient (~1e-1). The
+     * mixed kernel: 1e-7 per term, 10x for the cancellation in the snap. */
+    CHECK_LT(ea, tol);
+    CHECK_LT(ej, tol);
+    if (six) {
+        CHECK_LT(es, 10 * tol);
+        CHECK(es > 0.0);
+    }
     gc_sim_free(&sim);
     gc_bodies_free(&b);
     free(a), free(j), free(s), free(ra), free(rj), free(rs);
@@ -296,6 +304,11 @@ static void test_pythagorean(struct gc_backend *be)
     struct gc_sim_params p = params("hermite6", 0.0);
     double r45[3], v45[3], c[3], u[3], e45, rr = 0, vr = 0, vv = 0, d0, d1, e3;
     struct gc_diagnostics e0, e1;
+    /* The outcome is chaotic in the details: at the default eta 0.15 the CPU and the GPU
+     * (whose fused multiply-adds round differently) part ways after the close approaches and
+     * only the CPU ended in the textbook state by t = 70. At 0.1 and 0.03 the CPU agrees
+     * with itself (body 3 leaves with specific energy 2.63 and 2.65): a converged run. */
+    p.eta = 0.03;
     CHECK(gc_model_pythagorean_build(3, &b) == GC_OK);
     CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
     CHECK(gc_bodies_alloc(&out, 3) == GC_OK);
@@ -359,15 +372,96 @@ static void test_errors(struct gc_backend *be)
     gc_bodies_free(&b);
 }
 
-int main(void)
+/* ---- the GPU against the CPU, the graph loop against the host loop ---- */
+
+/* Plummer sphere of n bodies advanced to t on backend `name` (GC_CUDA_NO_GRAPH as given);
+ * returns the positions (3n doubles, caller frees) and the block-step count. */
+static double *advance_plummer(const char *name, const char *integrator, size_t n, double t,
+                               int host_loop, uint64_t *blocks, double *seconds)
 {
     struct gc_backend *be = NULL;
     struct gc_backend_options opt = {0};
+    struct gc_bodies b, out = {0};
+    struct gc_sim sim;
+    struct gc_sim_params p = params(integrator, 1.0 / 256.0);
+    struct gc_integrator_stats st;
+    double *x = NULL, t0;
     opt.quiet = 1;
-    if (gc_backend_create("cpu", &opt, &be) != GC_OK)
+    if (host_loop)
+        setenv("GC_CUDA_NO_GRAPH", "1", 1);
+    else
+        unsetenv("GC_CUDA_NO_GRAPH");
+    CHECK(gc_backend_create(name, &opt, &be) == GC_OK);
+    CHECK(gc_model_plummer_build(n, 11, &b) == GC_OK);
+    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
+    t0 = test_now();
+    CHECK(gc_sim_advance(&sim, t) == GC_OK);
+    CHECK(gc_backend_sync(be) == GC_OK);
+    *seconds = test_now() - t0;
+    gc_sim_stats(&sim, &st);
+    *blocks = st.steps;
+    CHECK(gc_bodies_alloc(&out, n) == GC_OK && gc_bodies_alloc_f64(&out) == GC_OK);
+    CHECK(gc_sim_download(&sim, &out) == GC_OK);
+    x = malloc(3 * n * sizeof *x);
+    memcpy(x, out.pos64, 3 * n * sizeof *x);
+    gc_sim_free(&sim);
+    gc_bodies_free(&b);
+    gc_bodies_free(&out);
+    gc_backend_destroy(be);
+    unsetenv("GC_CUDA_NO_GRAPH");
+    return x;
+}
+
+static void test_gpu_vs_cpu(const char *integrator, int mixed)
+{
+    const size_t n = 4096;
+    const double t = 0.25;
+    uint64_t bc, bg, bh;
+    double sc, sg, sh, dmax = 0.0;
+    double *xc = advance_plummer("cpu", integrator, n, t, 0, &bc, &sc);
+    double *xg = advance_plummer("cuda", integrator, n, t, 0, &bg, &sg);
+    double *xh = advance_plummer("cuda", integrator, n, t, 1, &bh, &sh);
+    for (size_t k = 0; k < 3 * n; k++)
+        dmax = fmax(dmax, fabs(xg[k] - xc[k]));
+    printf("%s GPU (%s) vs CPU, Plummer N=%zu t=0..%g: block steps %llu vs %llu, max |dx| "
+           "%.2e; CPU %.2f s, GPU graph loop %.3f s, host loop %.3f s\n", integrator,
+           mixed ? "mixed" : "double", n, t, (unsigned long long)bg, (unsigned long long)bc,
+           dmax, sc, sg, sh);
+    /* Same kernels, same launch shapes: the graph replay must give the host loop's bits. */
+    CHECK(bg == bh && memcmp(xg, xh, 3 * n * sizeof *xg) == 0);
+    /* Double on both sides: the same criterion values up to rounding, so the same schedule
+     * to within a few level choices that sit on a power of two; mixed: a few more. */
+    CHECK(llabs((long long)bg - (long long)bc) <= (long long)(bc / (mixed ? 50 : 1000) + 2));
+    /* Positions ~1 (Henon units): over t = 0.25 rounding-level differences grow to ~1e-9
+     * (double) and float-level ones to ~1e-5 (mixed) in the chaotic core. */
+    CHECK_LT(dmax, mixed ? 1e-4 : 1e-7);
+    free(xc), free(xg), free(xh);
+}
+
+int main(int argc, char **argv)
+{
+    struct gc_backend *be = NULL;
+    struct gc_backend_options opt = {0};
+    const char *name = argc > 1 ? argv[1] : "cpu";
+    const int cuda = strcmp(name, "cuda") == 0;
+    const int mixed = cuda && !(getenv("GC_CUDA_HERMITE") &&
+                                strcmp(getenv("GC_CUDA_HERMITE"), "double") == 0);
+    opt.quiet = 1;
+    if (gc_backend_create(name, &opt, &be) != GC_OK) {
+        if (cuda) {
+            printf("SKIPPED: no usable CUDA device\n");
+            return CHECK_SKIP;
+        }
         return 1;
-    test_derivatives(be, 0.01);
-    test_derivatives(be, 0.0);
+    }
+    printf("backend %s%s\n", gc_backend_device_name(be),
+           cuda ? (mixed ? ", mixed precision" : ", double precision") : "");
+    /* Tolerance: double sums on the CPU, with GC_CUDA_HERMITE=double, and always for the
+     * 6th order; float after 1/r in the GPU's mixed 4th-order kernel (~1e-7 per term). */
+    test_derivatives(be, "hermite4", 0.01, mixed ? 2e-6 : 1e-12);
+    test_derivatives(be, "hermite4", 0.0, mixed ? 2e-6 : 1e-12);
+    test_derivatives(be, "hermite6", 0.01, 1e-12);
+    test_derivatives(be, "hermite6", 0.0, 1e-12);
     test_convergence(be, "hermite4", 256, 16.0);
     test_convergence(be, "hermite6", 128, 64.0);
     test_scheduler(be);
@@ -376,5 +470,9 @@ int main(void)
     test_pythagorean(be);
     test_errors(be);
     gc_backend_destroy(be);
+    if (cuda) {
+        test_gpu_vs_cpu("hermite4", mixed);
+        test_gpu_vs_cpu("hermite6", 0); /* the 6th order is double on the GPU */
+    }
     return CHECK_DONE();
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bodies.h"
+#include "hermite_body.h"
 #include "render_buffer.h"
 #include "status.h"
 
@@ -36,9 +37,7 @@ struct gc_hermite_counters {
     int error;            /* 0, or GC_HERMITE_ERR_* (sticky until hermite_init) */
     int64_t error_i, error_j; /* bodies involved in the error */
 };
-#define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
-#define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */
-#define GC_HERMITE_ERR_NONFINITE 3  /* a force or state became NaN or infinite */
+/* error codes: GC_HERMITE_ERR_* of hermite_body.h */
 
 /* One body's Hermite state as ranks exchange it after a block step (hermite_pack/unpack):
  * everything another rank needs to predict the body as a source, to draw it, and to select

@@ -22,6 +22,7 @@ struct cpu_hermite {
     size_t nactive;
     int64_t t_next;                /* tick of the selected block */
     int due;                       /* 1 while a selected block waits to be computed */
+    int starting;                  /* 1 from init to the first selection: start-up passes */
     struct gc_hermite_counters cnt;
 };
 
@@ -106,6 +107,7 @@ enum gc_status gc_cpu_hermite_init(struct gc_backend *b, const struct gc_hermite
     h->nactive = n;
     h->t_next = 0;
     h->due = 1;
+    h->starting = 1;
     return gc_cpu_hermite_view(b, 0);
 }
 
@@ -135,7 +137,7 @@ enum gc_status gc_cpu_hermite_force(struct gc_backend *b)
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
     const long na = (long)h->nactive, n = (long)h->n;
-    const int snap = h->cfg.order == 6;
+    const int snap = h->cfg.order == 6 || h->starting; /* start-up: snap for the first step */
     const double eps2 = h->cfg.eps2;
     if (!h->due)
         return GC_OK;
@@ -196,7 +198,7 @@ enum gc_status gc_cpu_hermite_begin(struct gc_backend *b)
         k = h->cfg.fixed_level >= 0
                 ? h->cfg.fixed_level
                 : gc_hermite_new_level(-1, gc_hermite_criterion_start(h->cfg.eta_start,
-                                                                      V3(h->a, i), V3(h->j, i)),
+                                                                      V3(h->a, i), V3(h->j, i), V3(h->s, i)),
                                        0, h->cfg.dt_max);
         if (k < 0) {
             fail(h, GC_HERMITE_ERR_LEVELS, (int64_t)i, -1);
@@ -213,6 +215,7 @@ enum gc_status gc_cpu_hermite_select(struct gc_backend *b, int64_t t_limit, int 
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
     int64_t t_next = INT64_MAX;
+    h->starting = 0;
     for (size_t i = 0; i < h->n; i++) {
         const int64_t ti = h->t[i] + GC_HERMITE_TICKS(h->level[i]);
         if (ti < t_next)

@@ -20,6 +20,11 @@
 #define GC_HERMITE_LEVELS 40
 #define GC_HERMITE_TICKS(level) ((int64_t)1 << (GC_HERMITE_LEVELS - (level)))
 
+/* What the backends record when a block step goes wrong (gc_hermite_counters.error). */
+#define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
+#define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */
+#define GC_HERMITE_ERR_NONFINITE 3  /* a force or state became NaN or infinite */
+
 /* Interactions of body i with source j at separation r = x_j - x_i, relative velocity
  * v = v_j - v_i and relative acceleration A = a_j - a_i (predicted values), softened
  * r^2 -> r^2 + eps^2 (Plummer), derivatives checked against symbolic differentiation:
@@ -163,11 +168,19 @@ GC_HD double gc_hermite_criterion6(double eta, const double a[3], const double j
     return a4 > 0.0 ? eta * cbrt(a1 / a4) : INFINITY;
 }
 
-/* The start-up step from a and jerk alone: dt = eta_start |a| / |j|. */
-GC_HD double gc_hermite_criterion_start(double eta_start, const double a[3], const double j[3])
+/* The start-up step: eta_start times the shorter of |a|/|j| and sqrt(|a|/|s|). The jerk
+ * alone fails where it happens to be small (a body at rest, or one whose jerk cancels by
+ * chance): |a|/|j| then allows dt_max, and one such first step cost a Plummer run 1e-6 in
+ * energy on the H100. So the start-up force passes compute the snap for both orders (a
+ * second pass, once the first has given every body's acceleration); s = 0 means unknown. */
+GC_HD double gc_hermite_criterion_start(double eta_start, const double a[3], const double j[3],
+                                        const double s[3])
 {
-    const double nj = gc_hermite_norm(j);
-    return nj > 0.0 ? eta_start * gc_hermite_norm(a) / nj : INFINITY;
+    const double na = gc_hermite_norm(a), nj = gc_hermite_norm(j), ns = gc_hermite_norm(s);
+    double t = nj > 0.0 ? na / nj : INFINITY;
+    if (ns > 0.0 && sqrt(na / ns) < t)
+        t = sqrt(na / ns);
+    return eta_start * t;
 }
 
 /* The level of the next step of a body that has just reached tick t at level `level`, for a

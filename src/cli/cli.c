@@ -90,7 +90,7 @@ static const struct option options[] = {
      0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
      "pythagorean 0; 0 needs a Hermite integrator)"},
     {"--eta", NULL, "ETA", ALL, S_PHYSICS, K_DOUBLE, OFF(params.eta), 1e-6, 10, NULL, 0, NULL,
-     "Hermite accuracy parameter of the time-step criterion (default 0.02 for\n"
+     "Hermite accuracy parameter of the time-step criterion (default 0.01 for\n"
      "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
     {"--dt-max", NULL, "DT", ALL, S_PHYSICS, K_DOUBLE, OFF(params.dt_max), 1e-9, 1e3, NULL, 0,
      NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
@@ -112,20 +112,20 @@ static const struct option options[] = {
     {"--steps", NULL, "K", ALL, S_MODES, K_UINT, OFF(steps), 1, 100000000, NULL, 0, NULL,
      "run K leapfrog steps without a window and print energy and momentum\n"
      "(with --benchmark or --compare: steps per timed run)"},
-    {"--t-end", NULL, "T", GALAXY, S_MODES, K_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
+    {"--t-end", NULL, "T", ALL, S_MODES, K_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
      "run to simulated time T (N-body units) without a window and print energy\n"
      "and momentum (any integrator)"},
-    {"--report-every", NULL, "X", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1e-12, 1e9, NULL,
+    {"--report-every", NULL, "X", ALL, S_MODES, K_DOUBLE, OFF(report_every), 1e-12, 1e9, NULL,
      0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
      "units (with --t-end)"},
-    {"--snapshot-every", NULL, "T", GALAXY, S_MODES, K_CUSTOM, 0, 0, 0, NULL, 0,
+    {"--snapshot-every", NULL, "T", ALL, S_MODES, K_CUSTOM, 0, 0, 0, NULL, 0,
      set_snapshot_every,
      "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
      "leapfrog: T a whole number of steps) with --steps, --headless or\n"
      "the window"},
-    {"--snapshot-dir", NULL, "DIR", GALAXY, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
+    {"--snapshot-dir", NULL, "DIR", ALL, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
      NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
-    {"--profile", NULL, NULL, GALAXY, S_MODES, K_FLAG, OFF(params.profile), 0, 0, NULL, 0, NULL,
+    {"--profile", NULL, NULL, ALL, S_MODES, K_FLAG, OFF(params.profile), 0, 0, NULL, 0, NULL,
      "with --steps or --t-end: time per step split into force, exchange\n"
      "between ranks and the rest (waits for the device between phases)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
@@ -566,11 +566,6 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("choose one of --headless, --benchmark and --compare");
         return GC_ERR_INVALID;
     }
-    if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
-        o->mode != GC_MODE_COMPARE) {
-        gc_log_error("galaxy-bench runs --benchmark or --compare (see --help)");
-        return GC_ERR_INVALID;
-    }
     resolve_model_defaults(o);
     if (o->steps && o->t_end > 0.0) {
         gc_log_error("choose one of --steps (leapfrog steps) and --t-end (a time)");
@@ -578,6 +573,11 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if ((o->steps || o->t_end > 0.0) && o->mode == GC_MODE_VIEWER)
         o->mode = GC_MODE_STEPS;
+    if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
+        o->mode != GC_MODE_COMPARE && o->mode != GC_MODE_STEPS) {
+        gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
+        return GC_ERR_INVALID;
+    }
     if (o->params.profile && o->mode != GC_MODE_STEPS) {
         gc_log_error("--profile only applies with --steps or --t-end");
         return GC_ERR_INVALID;

@@ -7,11 +7,13 @@
 #include "integrator.h"
 #include "log.h"
 
-/* Defaults. eta: measured on a Plummer sphere (N = 1024, softening 1/256, t = 0..1) so that
- * the relative energy error stays below 1e-6 (tests/test_hermite.c checks it); the 6th-order
- * value is for the generalised criterion, whose steps scale as eta, not sqrt(eta). eta_start:
- * the customary 0.01 of |a|/|j| for the first step. */
-#define DEFAULT_ETA4 0.02
+/* Defaults. eta: measured on Plummer spheres (softening 1/256, t = 0..1) so that the
+ * relative energy error stays below 1e-6: 0.02 did at N = 1024 (2.6e-8) but not at
+ * N = 32768 and 65536 on the H100 (1.1e-6, 1.3e-6: the close encounters at the softening
+ * scale grow with N), hence 0.01 (BENCHMARKS.md); tests/test_hermite.c checks N = 1024. The
+ * 6th-order value is for the generalised criterion, whose steps scale as eta, not
+ * sqrt(eta). eta_start: the customary 0.01 of |a|/|j| for the first step. */
+#define DEFAULT_ETA4 0.01
 #define DEFAULT_ETA6 0.15
 #define DEFAULT_ETA_START 0.01
 
@@ -65,15 +67,16 @@ static enum gc_status check(struct gc_integrator *in)
 }
 
 /* Every body is due at t = 0 after hermite_init: its acceleration and jerk, then a first
- * step from them. The 6th-order snap needs the other bodies' accelerations, so the 6th
- * order takes a second pass once the first has found them. */
+ * step from them. The snap needs the other bodies' accelerations, so a second pass follows
+ * once the first has found them: the 6th order needs it as state, and both orders take
+ * the first step from it too (gc_hermite_criterion_start). */
 static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
 {
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
     enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
-    const int passes = h->cfg.order == 6 ? 2 : 1;
+    const int passes = 2;
     h->time = 0.0;
     h->start_passes = 0.0;
     for (int p = 0; p < passes && st == GC_OK; p++) {

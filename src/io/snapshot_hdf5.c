@@ -33,14 +33,15 @@ int gc_snapshot_hdf5_name(const char *path)
 /* Rows moved per H5Dread/H5Dwrite: bounded buffers whatever N is (~3.6 MiB at float64). */
 #define CHUNK ((size_t)65536)
 
-/* Indexed by enum gc_component (disk 0, bulge 1, halo 2). */
-static const char *const component_name[3] = {"disk", "bulge", "halo"};
-/* GADGET's types for collisionless components: halo (dark matter) 1, disk 2, bulge 3. */
-static const int type_of_component[3] = {2, 3, 1};
+/* Indexed by enum gc_component (disk 0, bulge 1, halo 2, star 3). */
+static const char *const component_name[4] = {"disk", "bulge", "halo", "star"};
+/* GADGET's types: halo (dark matter) 1, disk 2, bulge 3, stars 4 (a star cluster's bodies
+ * mixed with other components; a set of one component is written as PartType1). */
+static const int type_of_component[4] = {2, 3, 1, 4};
 
 static unsigned component_of_type(int t)
 {
-    return t == 2 ? GC_DISK : t == 3 ? GC_BULGE : GC_HALO;
+    return t == 2 ? GC_DISK : t == 3 ? GC_BULGE : t == 4 ? GC_STAR : GC_HALO;
 }
 
 int gc_snapshot_hdf5_available(void)
@@ -282,11 +283,6 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
         return GC_ERR_INVALID;
     }
     for (size_t i = 0; i < b->n; i++) {
-        if (GC_TAG_COMPONENT(b->tag[i]) > GC_HALO) {
-            gc_log_error("%s: body %zu has tag %u, whose component is not disk, bulge or halo",
-                         path, i, b->tag[i]);
-            return GC_ERR_INVALID;
-        }
         single &= (GC_TAG_COMPONENT(b->tag[i]) == GC_TAG_COMPONENT(b->tag[0]) &&
                    GC_TAG_GALAXY(b->tag[i]) == GC_TAG_GALAXY(b->tag[0]));
     }
@@ -436,18 +432,18 @@ static int get_component(const struct reader *r, hid_t g, const char *where, uns
         strncpy(buf, s, sizeof buf - 1);
         H5free_memory(s);
     } else if (size == 0 || size >= sizeof buf || H5Aread(a, mt, buf) < 0) {
-        gc_log_error("%s: attribute Component of %s is not halo, disk or bulge", r->name,
+        gc_log_error("%s: attribute Component of %s is not halo, disk, bulge or star", r->name,
                      where);
         goto out;
     }
     buf[sizeof buf - 1] = '\0';
-    for (unsigned c = 0; c < 3; c++)
+    for (unsigned c = 0; c < 4; c++)
         if (strcmp(buf, component_name[c]) == 0) {
             *comp = c;
             res = 1;
             goto out;
         }
-    gc_log_error("%s: attribute Component of %s is '%.31s', not halo, disk or bulge", r->name,
+    gc_log_error("%s: attribute Component of %s is '%.31s', not halo, disk, bulge or star", r->name,
                  where, buf);
 out:
     close_id(&mt, H5Tclose);
@@ -522,9 +518,9 @@ static enum gc_status get_header(const struct reader *r, struct header *h)
                          h->mass_table[t]);
             return GC_ERR_PARSE;
         }
-        if ((t == 0 || t > 3) && h->npart[t] > 0) {
+        if ((t == 0 || t > 4) && h->npart[t] > 0) {
             gc_log_error("%s: holds %lld bodies of PartType%d (%s); galaxy reads the "
-                         "collisionless types 1 (halo), 2 (disk) and 3 (bulge) only",
+                         "collisionless types 1 (halo), 2 (disk), 3 (bulge) and 4 (stars) only",
                          r->name, h->npart[t], t, type_word[t]);
             return GC_ERR_PARSE;
         }

@@ -30,15 +30,18 @@ static double shown_time(const struct gc_options *o, const struct gc_sim *s)
     return o->units == GC_UNITS_GALAXY ? gc_sim_time_myr(s) : gc_sim_time(s);
 }
 
+/* wall: seconds spent advancing so far (no diagnostics or snapshot I/O); interactions:
+ * pairs evaluated so far (active x N per block step, self-pairs counted) -- so that the
+ * cost of any interval is the difference of two rows. */
 static void print_row(const struct gc_options *o, const struct gc_sim *s,
-                      const struct gc_diagnostics *d, double e0)
+                      const struct gc_diagnostics *d, double e0, double wall)
 {
     struct gc_integrator_stats st;
     gc_sim_stats(s, &st);
-    printf("%10llu %11.*f %15.8e %11.3e %11.3e %11.3e %11.3e\n", (unsigned long long)st.steps,
-           o->units == GC_UNITS_GALAXY ? 2 : 5, shown_time(o, s), d->energy,
-           (d->energy - e0) / fabs(e0), norm3(d->momentum), norm3(d->angular_momentum),
-           norm3(d->com_vel));
+    printf("%10llu %11.*f %19.12e %11.3e %11.3e %11.3e %11.3e %10.3f %12.6e\n",
+           (unsigned long long)st.steps, o->units == GC_UNITS_GALAXY ? 2 : 5, shown_time(o, s),
+           d->energy, (d->energy - e0) / fabs(e0), norm3(d->momentum),
+           norm3(d->angular_momentum), norm3(d->com_vel), wall, st.interactions);
 }
 
 static void print_header(const struct gc_options *o, const struct gc_sim *s,
@@ -59,9 +62,9 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
                t_end);
     printf("# total mass %.10g, kinetic %.8e, potential %.8e, virial ratio 2K/|W| %.4f\n",
            d->mass, d->kinetic, d->potential, 2.0 * d->kinetic / fabs(d->potential));
-    printf("# %8s %11s %15s %11s %11s %11s %11s\n", "step",
+    printf("# %8s %11s %19s %11s %11s %11s %11s %10s %12s\n", "step",
            o->units == GC_UNITS_GALAXY ? "time[Myr]" : "time", "energy", "dE/|E0|", "|P|",
-           "|L|", "|v_com|");
+           "|L|", "|v_com|", "wall[s]", "interactions");
 }
 
 /* --profile: the force layer's phase times over the timed steps, per step, on rank 0 (its
@@ -124,7 +127,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         goto out;
     e0 = d.energy;
     print_header(o, &sim, initial, &d, t_end);
-    print_row(o, &sim, &d, e0);
+    print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
     gc_sim_stats(&sim, &s0);
     gc_sim_profile(&sim, &prof0);
@@ -146,7 +149,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
             st = GC_ERR_INVALID;
             goto out;
         }
-        print_row(o, &sim, &d, e0);
+        print_row(o, &sim, &d, e0, elapsed);
         fflush(stdout);
     }
     gc_sim_stats(&sim, &s1);

@@ -92,8 +92,8 @@ if [ -d "$here/pmix" ]; then
 fi
 export PATH=$here/bin:$PATH
 export LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# The machines lent run everything as root.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The machines lent run everything as root, on one host, without ssh: launch locally only.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm=isolated
 # galaxy uses no NCCL; the multi-GPU machines' README asks to keep NVLink multicast off anyway.
 export NCCL_NVLS_ENABLE=0
 EOF
@@ -113,7 +113,7 @@ for l in "$DEST"/lib/*; do
     sys=$(awk -v s="$(basename "$l")" '$1 == s { print $NF; exit }' <<<"$cache")
     [ -n "$sys" ] && hide="$hide; mount --bind /dev/null $(readlink -f "$sys")"
 done
-for f in "$orterun" "$orted"; do hide="$hide; mount --bind /dev/null $f"; done
+for f in "$orterun" "$orted" $(command -v ssh rsh); do hide="$hide; mount --bind /dev/null $f"; done
 hide="$hide; mount --bind $empty $pkglibdir; mount --bind $empty $pkgdatadir"
 [ -d "$sysconfdir" ] && hide="$hide; mount --bind $empty $sysconfdir"
 [ -n "$pmix_prefix" ] && hide="$hide; mount --bind $empty $pmix_prefix"

@@ -9,13 +9,15 @@ execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE gc_mpiex
                 ERROR_QUIET)
 if(gc_mpiexec_version MATCHES "Open MPI|OpenRTE")
   list(APPEND GC_MPIEXEC --oversubscribe --allow-run-as-root)
+  # One host: launch without ssh (a container may have none).
+  set(GC_MPI_LAUNCH_ENV "OMPI_MCA_plm=isolated")
 endif()
 # Open MPI's own allocations at MPI_Init are never freed: LeakSanitizer would report them in
 # every sanitizer build (the suppression file says what is suppressed). It unloads its
 # components at MPI_Finalize, after which their allocations show as "<unknown module>",
 # which no suppression can name: in sanitizer builds the ranks (not mpiexec) get a dlclose
 # that keeps them loaded, after the ASan runtime, which must come first.
-set(GC_MPI_TEST_ENV
+set(GC_MPI_TEST_ENV ${GC_MPI_LAUNCH_ENV}
   "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/mpi/lsan_openmpi.supp:print_suppressions=0"
   "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 if(GC_SANITIZE)

@@ -78,12 +78,12 @@ double gc_sim_frame_dt(const struct gc_sim *s);
 enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt);
 
 /* Positions (and velocities) at the simulation's time into the renderer's buffer; schemes
- * whose bodies are not synchronised predict them to that time without changing the state. */
+ * whose bodies are not synchronised predict them to that time without changing the state.
+ * Over several ranks rank 0 gathers every body (as gc_sim_download) and fills the buffer's
+ * host arrays (h_pos, h_vel), which it then needs. */
 enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst);
 /* State at the simulation's time into dst (allocated with n bodies): every body on rank 0,
- * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too.
- * Over several ranks gc_sim_export gathers the same way and fills the render buffer's host
- * arrays (h_pos, h_vel), which it then needs. */
+ * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too. */
 enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst);
 
 /* Wall time of the force layer's phases since init (params.profile on; zeros otherwise). */

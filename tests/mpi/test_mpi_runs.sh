@@ -118,6 +118,14 @@ fail)
         bad "rank 2 failing mid-run: exit $(rc exch) (124 = hung)"
     [ "$(errors exch)" -eq 1 ] && grep -q "rank 2: mpi: failing this rank's exchange" "$tmp/exch.err" &&
         ok "one message from galaxy, naming rank 2" || { bad "messages:"; cat "$tmp/exch.err"; }
+    # An error another rank's backend finds (bodies 1 and 2, on ranks 1 and 2, coincide with
+    # softening 0): every rank stops at the same block, rank 0 reports it, no abort.
+    printf '1 0 0 0 0 0 0\n1 1 0 0 0 0.5 0\n1 1 0 0 0 0 0\n' >"$tmp/coincident.tab"
+    run 3 coinc --data "$tmp/coincident.tab" --integrator hermite4 --eps 0 --t-end 1 "${common[@]}"
+    [ "$(rc coinc)" -eq 2 ] && [ "$(errors coinc)" -eq 1 ] &&
+        grep -q "bodies 1 and 2 are at the same place" "$tmp/coinc.err" &&
+        ! grep -q "MPI_ABORT" "$tmp/coinc.err" && ok "Hermite error on ranks 1 and 2: reported once by rank 0, exit 2" ||
+        { bad "Hermite error over 3 ranks: exit $(rc coinc)"; cat "$tmp/coinc.err"; }
     # A bad file is read by rank 0 only: its message once, every rank stops.
     run 2 file --data "$tmp/missing.tab" --steps 5 "${common[@]}"
     [ "$(rc file)" -eq 1 ] && [ "$(errors file)" -eq 1 ] && grep -q "missing.tab: cannot open" "$tmp/file.err" &&

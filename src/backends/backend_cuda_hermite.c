@@ -106,15 +106,17 @@ static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodie
     return GC_OK;
 }
 
-/* Precision of the force kernel. 4th order: mixed (differences, 1/r and sums in double,
- * the rest in float) unless GC_CUDA_HERMITE=double asks for all double (benchmark knob).
- * 6th order: always double. Its step criterion divides differences of a, jerk and snap by
- * up to h^5; with float jerk and snap (1e-7 relative) that noise dominated on the H100 and
- * drove steps below the finest level within the first 1e-4 time units (BENCHMARKS.md). */
+/* Precision of the force kernel: double, unless GC_CUDA_HERMITE=mixed (benchmark knob)
+ * asks for the 4th-order mixed kernel (differences, 1/r and sums in double, the rest in
+ * float). On the H100 the double kernel was the faster one at equal energy error (N = 1024
+ * to 65536, BENCHMARKS.md): the mixed one saves FP64 work but pays conversions and double
+ * accumulations of float terms. The 6th order is always double: its step criterion divides
+ * differences of a, jerk and snap by up to h^5, and float jerk and snap (1e-7) drove steps
+ * below the finest level within 1e-4 time units. */
 static int want_mixed(int order)
 {
     const char *e = getenv("GC_CUDA_HERMITE");
-    return order == 4 && !(e && strcmp(e, "double") == 0);
+    return order == 4 && e && strcmp(e, "mixed") == 0;
 }
 
 enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,

@@ -161,7 +161,8 @@ static void gl_teardown(struct gc_app *a)
 }
 
 static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
-                               const struct gc_bodies *initial, struct gc_backend *backend)
+                               const struct gc_bodies *initial, struct gc_backend *backend,
+                               struct gc_comm *comm)
 {
     enum gc_status st;
     memset(a, 0, sizeof *a);
@@ -172,7 +173,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     a->auto_steps = 1;
     a->fb_w = opt->width;
     a->fb_h = opt->height;
-    st = gc_sim_init(&a->sim, backend, NULL, initial, &opt->params);
+    st = gc_sim_init(&a->sim, backend, comm, initial, &opt->params);
     if (st != GC_OK)
         return st;
     st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
@@ -675,13 +676,14 @@ static void set_callbacks(struct gc_app *a)
 }
 
 enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
-                          const struct gc_bodies *initial, struct gc_backend *backend)
+                          const struct gc_bodies *initial, struct gc_backend *backend,
+                          struct gc_comm *comm)
 {
     struct gc_app *a = malloc(sizeof *a);
     enum gc_status st;
     if (!a)
         return GC_ERR_NOMEM;
-    st = app_init(a, opt, initial, backend);
+    st = app_init(a, opt, initial, backend, comm);
     if (st == GC_OK)
         st = open_window(a, argc, argv);
     if (st == GC_OK)
@@ -704,7 +706,7 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
 /* ---- headless mode: EGL offscreen, no window system at all ---- */
 
 enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc_bodies *initial,
-                                   struct gc_backend *backend)
+                                   struct gc_backend *backend, struct gc_comm *comm)
 {
     struct gc_app *a = malloc(sizeof *a);
     struct gc_egl egl;
@@ -715,7 +717,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     if (!a)
         return GC_ERR_NOMEM;
     memset(&egl, 0, sizeof egl);
-    st = app_init(a, opt, initial, backend);
+    st = app_init(a, opt, initial, backend, comm);
     a->headless = 1;
     a->show_hud = 0;
     if (st == GC_OK)

@@ -4,7 +4,7 @@
 # the time per block step against the active count. Prebuilt binaries come in BIN
 # (default .devbuild/bin: galaxy-bench, test_hermite, hermite_blocks, lib/ for libgomp).
 # Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, mixed,
-# rsqrt (library double rsqrt against float + Newton), blocks, blocksbig; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
+# blocks, blocksbig; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
 # seconds from start, default 580) is near.
 set -u
 BIN=${BIN:-.devbuild/bin}
@@ -21,7 +21,7 @@ plummer() { # order N t_end [extra env...]
     local order=$1 n=$2 t=$3
     local budget=$(( $(left) - 5 ))
     if [ "$budget" -lt 10 ]; then echo "## skipped N=$n hermite$order (deadline)"; return; fi
-    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double} rsqrt=${GC_CUDA_HERMITE_RSQRT:-newton}"
+    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double}"
     timeout "$budget" "$BIN/galaxy-bench" --model plummer -n "$n" --integrator "hermite$order" \
         --t-end "$t" --report-every 0.25 --backend cuda --quiet
     echo "## rc=$?"
@@ -50,10 +50,6 @@ for stage in "$@"; do
     h6) table 6 "$small" "131072" >"$f" 2>&1 ;;
     h6big) table 6 "" "262144" >"$f" 2>&1 ;;
     mixed) GC_CUDA_HERMITE=mixed table 4 "1024 8192 65536" "" >"$f" 2>&1 ;;
-    rsqrt) for o in 4 6; do
-               GC_CUDA_HERMITE_RSQRT=lib plummer "$o" 65536 0.5
-               plummer "$o" 65536 0.5
-           done >"$f" 2>&1 ;;
     blocks) timeout 60 "$BIN/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
     blocksbig) timeout 100 "$BIN/hermite_blocks" 262144 4 0.0625 >"$f" 2>&1 ;;
     esac

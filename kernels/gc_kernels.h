@@ -100,7 +100,6 @@ struct gc_cuda_hermite {
     struct gc_cuda_hermite_ctl *ctl;
     int n, order, mixed, grid, fixed_level;
     int i0, i1; /* this rank's bodies: force, correction and potential only for these */
-    int lib_rsqrt; /* 1: the library's double rsqrt in the force pass, not float + Newton */
     double eps2, eta, eta_start, dt_max;
     unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
 };

@@ -166,25 +166,11 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 
 /* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
 
-/* 1/sqrt(x) in double: the float reciprocal square root (MUFU, 2^-22) refined by two Newton
- * steps (2^-44, then double rounding), 2 conversions and 6 FP64 operations instead of the
- * library's routine with its special-case branches. Outside float's range the library. */
-static __device__ __forceinline__ double rsqrt_newton(double x)
-{
-    if (!(x > 1e-30 && x < 1e30))
-        return rsqrt(x);
-    double y = (double)rsqrtf((float)x);
-    const double h = 0.5 * x;
-    y = y * fma(-h, y * y, 1.5);
-    y = y * fma(-h, y * y, 1.5);
-    return y;
-}
-
 /* R is the type of everything after the reciprocal distance: float (mixed precision:
  * differences, r^2, 1/r and the sums in double, as HiGPUs does) or double (all double).
  * Each j body is predicted to the block time as its tile is loaded, so no separate
  * prediction pass over all n bodies is needed per block step. */
-template <int ORDER, typename R, int FAST>
+template <int ORDER, typename R>
 static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
     __shared__ double sx[HT], sy[HT], sz[HT], sm[HT];
@@ -259,7 +245,7 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
                         record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, sid[k]);
                     continue;
                 }
-                const double rinv = FAST ? rsqrt_newton(r2) : rsqrt(r2);
+                const double rinv = rsqrt(r2);
                 const double rinv2 = rinv * rinv;
                 const R mr3 = (R)(sm[k] * rinv * rinv2), ri2 = (R)rinv2;
                 const R rx = (R)dx, ry = (R)dy, rz = (R)dz;
@@ -540,10 +526,9 @@ static int occupancy_grid(K kernel, int sm_count)
 extern "C" int gc_cuda_hermite_grid(int order, int mixed, int sm_count)
 {
     if (order == 6) /* double only: see want_mixed in backend_cuda_hermite.c */
-        return mixed ? -(int)cudaErrorInvalidValue
-                     : occupancy_grid(h_force<6, double, 1>, sm_count);
-    return mixed ? occupancy_grid(h_force<4, float, 0>, sm_count)
-                 : occupancy_grid(h_force<4, double, 1>, sm_count);
+        return mixed ? -(int)cudaErrorInvalidValue : occupancy_grid(h_force<6, double>, sm_count);
+    return mixed ? occupancy_grid(h_force<4, float>, sm_count)
+                 : occupancy_grid(h_force<4, double>, sm_count);
 }
 
 extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
@@ -566,16 +551,12 @@ extern "C" int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, voi
 {
     cudaStream_t s = (cudaStream_t)stream;
     if (h->order == 6) {
-        if (h->lib_rsqrt)
-            h_force<6, double, 0><<<h->grid, HT, 0, s>>>(*h);
-        else
-            h_force<6, double, 1><<<h->grid, HT, 0, s>>>(*h);
-    } else if (h->mixed) {
-        h_force<4, float, 0><<<h->grid, HT, 0, s>>>(*h);
-    } else if (h->lib_rsqrt) {
-        h_force<4, double, 0><<<h->grid, HT, 0, s>>>(*h);
+        h_force<6, double><<<h->grid, HT, 0, s>>>(*h);
     } else {
-        h_force<4, double, 1><<<h->grid, HT, 0, s>>>(*h);
+        if (h->mixed)
+            h_force<4, float><<<h->grid, HT, 0, s>>>(*h);
+        else
+            h_force<4, double><<<h->grid, HT, 0, s>>>(*h);
     }
     return (int)cudaGetLastError();
 }

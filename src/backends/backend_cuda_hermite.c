@@ -154,9 +154,6 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     h->d.i1 = (int)c->i1;
     h->d.order = cfg->order;
     h->d.mixed = want_mixed(cfg->order);
-    /* Benchmark knob: GC_CUDA_HERMITE_RSQRT=lib for the library's double rsqrt. */
-    h->d.lib_rsqrt = getenv("GC_CUDA_HERMITE_RSQRT") &&
-                     strcmp(getenv("GC_CUDA_HERMITE_RSQRT"), "lib") == 0;
     h->d.fixed_level = cfg->fixed_level;
     h->d.eps2 = cfg->eps2;
     h->d.eta = cfg->eta;

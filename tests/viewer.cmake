@@ -1,6 +1,8 @@
 # Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
 gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/viewer/camera.c)
 target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+gc_add_test(test_record test_record.c)
+target_link_libraries(test_record PRIVATE gc_record)
 
 # A test whose tools are missing is still registered and reports "skipped" (never a silent
 # absence, never a pass).

@@ -1,6 +1,14 @@
 # Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
-gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/viewer/camera.c)
-target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+set(GC_VIEWER_SRC ${CMAKE_SOURCE_DIR}/src/viewer)
+gc_add_test(test_camera test_camera.c ${GC_VIEWER_SRC}/camera.c)
+# The viewer's GL-free parts, each tested without a context.
+gc_add_test(test_exposure test_exposure.c ${GC_VIEWER_SRC}/exposure.c)
+gc_add_test(test_pacer test_pacer.c ${GC_VIEWER_SRC}/pacer.c)
+gc_add_test(test_director test_director.c ${GC_VIEWER_SRC}/director.c ${GC_VIEWER_SRC}/tour.c
+  ${GC_VIEWER_SRC}/track.c ${GC_VIEWER_SRC}/camera.c)
+foreach(t test_camera test_exposure test_pacer test_director)
+  target_include_directories(${t} PRIVATE ${GC_VIEWER_SRC})
+endforeach()
 gc_add_test(test_record test_record.c)
 target_link_libraries(test_record PRIVATE gc_record)
 
@@ -44,3 +52,10 @@ else()
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()
+
+# Encounter timeline and disk sizes with and without halos (README "Choosing N", the tour's
+# timetable); a tool, not a test.
+add_executable(measure_encounter ${CMAKE_SOURCE_DIR}/tools/measure_encounter.c
+  ${CMAKE_SOURCE_DIR}/src/viewer/track.c)
+target_include_directories(measure_encounter PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+target_link_libraries(measure_encounter PRIVATE gc_modes)

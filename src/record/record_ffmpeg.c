@@ -244,7 +244,10 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     snprintf(r->path, sizeof r->path, "%s", p->path);
     r->p.path = r->path;
     av_log_set_level(AV_LOG_ERROR);
-    e = avformat_alloc_output_context2(&r->fmt, NULL, NULL, r->path);
+    /* Asked first so that FFmpeg does not log its own line about it as well. */
+    e = av_guess_format(NULL, r->path, NULL) ? avformat_alloc_output_context2(&r->fmt, NULL,
+                                                                           NULL, r->path)
+                                             : AVERROR_MUXER_NOT_FOUND;
     if (e < 0 || !r->fmt) {
         gc_log_error("recording %s: no container for this file name (use .mp4, .mkv or .mov)",
                      r->path);

@@ -43,6 +43,10 @@ int main(void)
     CHECK(o.mode == GC_MODE_HEADLESS && o.frames == 5 && strcmp(o.screenshot, "a.png") == 0);
     CHECK(parse(&o, "--help", "--bogus", NULL, NULL) == GC_OK && o.mode == GC_MODE_HELP);
 
+    /* A data file's halos are in by default; --no-halo leaves them out. */
+    CHECK(parse(&o, "--data", "x.tab", NULL, NULL) == GC_OK && o.halo == 1);
+    CHECK(parse(&o, "--data", "x.tab", "--no-halo", NULL) == GC_OK && o.halo == 0);
+
     /* rejected */
     CHECK(parse(&o, "--bogus", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "stray", NULL, NULL, NULL) == GC_ERR_INVALID);
@@ -66,6 +70,8 @@ int main(void)
     CHECK(parse(&o, "--steps", "0", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--halo", NULL, NULL, NULL) == GC_ERR_INVALID); /* needs --data */
     CHECK(parse(&o, "--halo=1", "--data", "x", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--no-halo", NULL, NULL, NULL) == GC_ERR_INVALID); /* needs --data */
+    CHECK(parse(&o, "--data", "x", "--halo", "--no-halo") == GC_ERR_INVALID);
     CHECK(parse(&o, "--benchmark", "--compare", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--json", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--screenshot", "a.png", NULL, NULL) == GC_ERR_INVALID);

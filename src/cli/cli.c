@@ -63,10 +63,13 @@ static const struct option options[] = {
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
      ".gz); without it the built-in model is used"},
     {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
-     "number of bodies (data: default all disk+bulge bodies, 49152 for the\n"
-     "Dubinski table; model: default 8192 on CPU, 65536 on CUDA)"},
-    {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo), 0, 0, NULL, 0, NULL,
-     "include the dark-halo bodies of the data file (81920 in all)"},
+     "number of bodies (data: default every body on CUDA, 81920 for the\n"
+     "Dubinski table, 16384 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
+    {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo_given), 0, 0, NULL, 0, NULL,
+     "include the dark-halo bodies of the data file (the default)"},
+    {"--no-halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,
+     "leave the data file's halos out: disk + bulge only, 49152 bodies of\n"
+     "the Dubinski table, as the original viewer (the disks then disperse)"},
     {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, "mw-m31|single", 0, NULL,
      "built-in model: mw-m31 (default, a colliding pair) or single"},
     {"--seed", NULL, "S", ALL, S_INPUT, K_U64, OFF(seed), 0, 0, NULL, 0, NULL,
@@ -334,6 +337,7 @@ void gc_cli_defaults(struct gc_options *o)
     o->width = GC_DEFAULT_WIDTH;
     o->height = GC_DEFAULT_HEIGHT;
     o->repeats = 5;
+    o->halo = 1;
 }
 
 static const struct option *find(const char *name)
@@ -421,11 +425,17 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("--json and --sweep only apply with --benchmark");
         return GC_ERR_INVALID;
     }
-    if (o->halo && !o->data) {
-        gc_log_error("--halo selects halo bodies of a data file; it needs --data (the "
-                     "built-in model always has live halos)");
+    if ((o->halo_given || o->no_halo) && !o->data) {
+        gc_log_error("%s selects bodies of a data file; it needs --data (the built-in "
+                     "model always has live halos)", o->no_halo ? "--no-halo" : "--halo");
         return GC_ERR_INVALID;
     }
+    if (o->halo_given && o->no_halo) {
+        gc_log_error("--halo and --no-halo contradict each other");
+        return GC_ERR_INVALID;
+    }
+    if (o->no_halo)
+        o->halo = 0;
     return gc_sim_params_check(&o->params);
 }
 

@@ -39,7 +39,9 @@ struct gc_options {
     enum gc_program program;   /* the program that parsed them */
     size_t n;                  /* bodies; 0 = default for the data source and backend */
     const char *data;          /* --data PATH; NULL = built-in model */
-    int halo;                  /* --halo: include dark-halo bodies from the data file */
+    int halo;                  /* include the data file's dark-halo bodies; default 1, --no-halo sets 0 */
+    int halo_given;            /* --halo was given (accepted for old scripts: halos are the default) */
+    int no_halo;               /* --no-halo: disk + bulge bodies only (the original viewer's selection) */
     const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */

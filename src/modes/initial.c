@@ -15,6 +15,20 @@ static size_t default_model_n(const struct gc_backend *b)
     return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? 65536 : 8192;
 }
 
+/* Default body count of a data file with its halos on the CPU backend: every body on a GPU
+ * (81,920 of the Dubinski table step at ~220 frames/s on an H100, FINDINGS.md), but on a
+ * CPU the O(N^2) step must stay interactive. 16,384 bodies of the table are 6,554 disk,
+ * 3,277 bulge and 6,553 halo bodies and step at ~4 steps/s on two cores. */
+#define DATA_CPU_N 16384
+
+static size_t default_data_n(const struct gc_options *o, const struct gc_backend *b,
+                             const struct gc_bodies *all)
+{
+    if (o->n || !o->halo || (b && strcmp(gc_backend_name(b), "cuda") == 0))
+        return o->n; /* 0 = every eligible body */
+    return gc_thin_eligible(all, 1) > DATA_CPU_N ? DATA_CPU_N : 0;
+}
+
 static enum gc_status build(const struct gc_options *o, const struct gc_backend *b,
                             struct gc_bodies *out)
 {
@@ -24,7 +38,7 @@ static enum gc_status build(const struct gc_options *o, const struct gc_backend 
         st = gc_table_read(o->data, &all);
         if (st != GC_OK)
             return st;
-        st = gc_thin_select(&all, o->n, o->halo, out);
+        st = gc_thin_select(&all, default_data_n(o, b, &all), o->halo, out);
         gc_bodies_free(&all);
         return st;
     }

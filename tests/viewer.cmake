@@ -35,7 +35,11 @@ if(Python3_FOUND)
   add_test(NAME test_viewer_no_display
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
                    $<TARGET_FILE:galaxy>)
-  set_tests_properties(test_viewer_headless test_viewer_no_display PROPERTIES
+  # A short headless movie under Mesa, checked with ffprobe (skipped without FFmpeg).
+  add_test(NAME test_viewer_movie
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_movie.py
+                   $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
   if(GC_XVFB_RUN AND GC_XDOTOOL)
     add_test(NAME test_viewer_window
@@ -48,7 +52,7 @@ if(Python3_FOUND)
     gc_add_skipped_test(test_viewer_window "xvfb-run or xdotool is not installed")
   endif()
 else()
-  foreach(t test_viewer_headless test_viewer_no_display test_viewer_window)
+  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_window)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()

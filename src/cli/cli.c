@@ -56,6 +56,7 @@ struct option {
 
 static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val);
+static enum gc_status set_exposure(struct gc_options *o, const char *opt, const char *val);
 
 /* Order = order in --help. */
 static const struct option options[] = {
@@ -123,7 +124,26 @@ static const struct option options[] = {
     {"--screenshot-after", NULL, "K", GALAXY, S_WINDOW, K_UINT, OFF(screenshot_after), 1,
      100000000, NULL, 0, NULL, "save a PNG after K frames (for scripted checks)"},
     {"--screenshot-dir", NULL, "DIR", GALAXY, S_WINDOW, K_STRING, OFF(screenshot_dir), 0, 0, NULL,
-     0, NULL, "folder for screenshots (default: current folder)"},
+     0, NULL, "folder for screenshots and movies started with 'v' (default: .)"},
+    {"--exposure", NULL, "auto|EV", GALAXY, S_WINDOW, K_CUSTOM, 0, 0, 0, NULL, 0, set_exposure,
+     "brightness: auto (default: metered from each frame) or a fixed\n"
+     "exposure EV, in stops (the HUD shows the metered EV)"},
+    {"--no-bloom", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(no_bloom), 0, 0, NULL, 0, NULL,
+     "no glow around bright regions"},
+    {"--record", NULL, "FILE.mp4", GALAXY, S_WINDOW, K_STRING, OFF(record), 0, 0, NULL, 0, NULL,
+     "record the drawn frames as an H.264 movie (window or --headless;\n"
+     "headless: frame k of the movie is frame k of the run)"},
+    {"--fps", NULL, "K", GALAXY, S_WINDOW, K_UINT, OFF(fps), 1, 240, NULL, 0, NULL,
+     "movie frame rate (default 60); --headless also times camera moves by it"},
+    {"--paused", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(paused), 0, 0, NULL, 0, NULL,
+     "start paused (space runs); --headless then draws without stepping:\n"
+     "its frames/s measure the drawing alone"},
+    {"--tour", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
+     "scripted camera tour of the encounter, timed by simulated time"},
+    {"--present", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
+     "for talks: full screen, no cursor, only a large title and the time"},
+    {"--title", NULL, "TEXT", GALAXY, S_WINDOW, K_STRING, OFF(title), 0, 0, NULL, 0, NULL,
+     "title line of --present"},
 
     {"--quiet", NULL, NULL, ALL, S_OTHER, K_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
      "print errors only"},
@@ -137,8 +157,11 @@ static const struct option options[] = {
 static const char window_keys[] =
     "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
     "  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
-    "        d draw mode, c colour mode, + - point size, i statistics, h help overlay,\n"
-    "        f full screen, s save PNG screenshot, q or Esc quit.\n";
+    "        d draw mode, c colour mode, m dark matter (stars / + faint halo / halo),\n"
+    "        + - point size, , . exposure -/+ half a stop, x exposure auto/locked,\n"
+    "        b glow, 1 face-on, 2 edge-on, 3 overview, 0 home view, o auto-orbit,\n"
+    "        t tour, v start/stop recording, p presentation HUD, i statistics,\n"
+    "        h help overlay, f full screen, s save PNG screenshot, q or Esc quit.\n";
 
 /* ---- --help ---- */
 
@@ -253,6 +276,19 @@ static enum gc_status set_substeps(struct gc_options *o, const char *opt, const 
     return GC_OK;
 }
 
+static enum gc_status set_exposure(struct gc_options *o, const char *opt, const char *val)
+{
+    double ev;
+    if (strcmp(val, "auto") == 0) {
+        o->exposure = NAN;
+        return GC_OK;
+    }
+    if (!parse_number(opt, val, -40.0, 40.0, &ev))
+        return GC_ERR_INVALID;
+    o->exposure = ev;
+    return GC_OK;
+}
+
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val)
 {
     int w, h;
@@ -338,6 +374,9 @@ void gc_cli_defaults(struct gc_options *o)
     o->height = GC_DEFAULT_HEIGHT;
     o->repeats = 5;
     o->halo = 1;
+    o->exposure = NAN;
+    o->fps = GC_DEFAULT_FPS;
+    o->title = GC_DEFAULT_TITLE;
 }
 
 static const struct option *find(const char *name)
@@ -436,6 +475,10 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if (o->no_halo)
         o->halo = 0;
+    if (o->record && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
+        gc_log_error("--record records the window or --headless frames");
+        return GC_ERR_INVALID;
+    }
     return gc_sim_params_check(&o->params);
 }
 

@@ -60,6 +60,56 @@ int gc_cuda_launch_drift(float *d_pos, const float *d_vel, size_t n, float dt, v
 int gc_cuda_launch_kick_drift(float *d_pos, float *d_vel, const float *d_acc, size_t n,
                               float dt_kick, float dt_drift, void *stream);
 
+/* ---- Hermite block time steps (hermite.cu) ---- */
+
+/* Device-side control block of the block-step loop: written by the kernels, read by the
+ * next kernel and, for counters, by the host. */
+struct gc_cuda_hermite_ctl {
+    long long t_min;   /* selection: min over bodies of t_i + dt_i (ticks) */
+    long long t_next;  /* tick of the selected block */
+    long long t_limit; /* latest tick the current advance may reach */
+    int due;           /* 1 while the selected block is to be computed */
+    int count;         /* bodies in the active list */
+    int error;         /* 0 or GC_HERMITE_ERR_* (first one wins) */
+    int pad_;
+    long long error_i, error_j;
+    unsigned long long blocks, body_steps, last_active;
+    long long t_last;
+};
+
+/* Device arrays and settings, passed to every kernel by value. */
+struct gc_cuda_hermite {
+    double *x, *v, *a, *j, *s, *c; /* 3n each: state at each body's own time */
+    double *m;                     /* n masses */
+    long long *t;                  /* n ticks */
+    unsigned char *level;          /* n levels */
+    int *active;                   /* active list (count in ctl) */
+    double *part;                  /* j-slice partial sums, gc_cuda_hermite_part_doubles */
+    double *xv, *vv;               /* 3n each: the view (every body at one time) */
+    struct gc_cuda_hermite_ctl *ctl;
+    int n, order, mixed, grid, fixed_level;
+    double eps2, eta, eta_start, dt_max;
+    unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
+};
+
+/* Blocks of the fixed launch shape for this order and precision (mixed: float after 1/r);
+ * negative: -cudaError_t. */
+int gc_cuda_hermite_grid(int order, int mixed, int sm_count);
+size_t gc_cuda_hermite_part_doubles(int n, int grid);
+/* Active list = every body, due at tick 0; counters and error cleared. */
+int gc_cuda_hermite_launch_reset(const struct gc_cuda_hermite *h, void *stream);
+/* use_ctl = 0: t_limit given here (and stored); 1: the stored one (graph replays). */
+int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, long long t_limit,
+                                  int use_ctl, void *stream);
+int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream);
+/* begin = 1: start-up (derivatives become the state, first steps); 0: correction. */
+int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin, void *stream);
+int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t, float *d_pos,
+                                float *d_vel, void *stream);
+/* Per-block partial sums of m_i sum_{j != i} m_j / r_ij (softened) into d_out[0..*blocks). */
+int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
+                                     int *blocks, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,8 +8,9 @@
 #include "cli.h"
 #include "initial.h"
 #include "log.h"
+#include "steps.h"
 
-/* Same options and exit codes as `galaxy --benchmark` / `galaxy --compare`:
+/* Same options and exit codes as `galaxy --benchmark` / `--compare` / `--steps` / `--t-end`:
  * 0 success, 1 failure while running (or --compare beyond tolerance), 2 bad usage. */
 int main(int argc, char **argv)
 {
@@ -24,9 +25,17 @@ int main(int argc, char **argv)
         gc_cli_usage(stdout, GC_PROGRAM_BENCH);
         return 0;
     }
+    if (o.mode == GC_MODE_MAN) {
+        gc_cli_man(stdout, GC_PROGRAM_BENCH);
+        return 0;
+    }
+    if (o.mode == GC_MODE_VERSION) {
+        printf("galaxy-bench %s (backends: %s)\n", GC_VERSION, gc_backend_available());
+        return 0;
+    }
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
-    if (o.mode == GC_MODE_BENCHMARK) {
+    if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;
         bo.device = o.device;
@@ -39,6 +48,7 @@ int main(int argc, char **argv)
         st = gc_initial_bodies(&o, backend, &bodies);
     if (st == GC_OK)
         st = o.mode == GC_MODE_BENCHMARK ? gc_bench_run(&o, &bodies, backend)
+             : o.mode == GC_MODE_STEPS   ? gc_steps_run(&o, &bodies, backend)
                                          : gc_bench_compare(&o, &bodies);
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);

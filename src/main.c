@@ -41,6 +41,10 @@ int main(int argc, char **argv)
         gc_cli_usage(stdout, GC_PROGRAM_GALAXY);
         return 0;
     }
+    if (o.mode == GC_MODE_MAN) {
+        gc_cli_man(stdout, GC_PROGRAM_GALAXY);
+        return 0;
+    }
     if (o.mode == GC_MODE_VERSION) {
         printf("galaxy %s (backends: %s)\n", GC_VERSION, gc_backend_available());
         return 0;

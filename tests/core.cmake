@@ -9,3 +9,5 @@ add_test(NAME test_galaxy_cli
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_galaxy_cli.sh $<TARGET_FILE:galaxy>)
 set_tests_properties(test_galaxy_cli PROPERTIES
   ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+gc_add_test(test_hermite test_hermite.c)
+set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)

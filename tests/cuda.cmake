@@ -5,6 +5,10 @@ if(GC_HAVE_CUDA)
     gc_add_test(${t} ${t}.c)
     set_tests_properties(${t} PROPERTIES LABELS cuda TIMEOUT 600)
   endforeach()
+  # The Hermite test on the GPU: the same checks as on the CPU, then the GPU against the
+  # CPU and the graph loop against the host loop.
+  add_test(NAME test_hermite_cuda COMMAND test_hermite cuda)
+  set_tests_properties(test_hermite_cuda PROPERTIES LABELS cuda TIMEOUT 600 SKIP_RETURN_CODE 77)
   find_package(OpenMP REQUIRED COMPONENTS C)
   target_link_libraries(test_backend_cuda PRIVATE OpenMP::OpenMP_C)
 endif()

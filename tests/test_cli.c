@@ -60,8 +60,27 @@ int main(void)
     CHECK(o.fps == 30 && o.mode == GC_MODE_VIEWER);
     CHECK(parse(&o, "--present", "--title", "M31 meets the Milky Way", NULL) == GC_OK);
     CHECK(o.present && strcmp(o.title, "M31 meets the Milky Way") == 0);
+    /* Cluster models default to Hermite with their own softening; galaxies to leapfrog. */
+    CHECK(parse(&o, "--model", "plummer", NULL, NULL) == GC_OK);
+    CHECK(strcmp(o.params.integrator, "hermite4") == 0 && o.params.eps == 1.0f / 256.0f);
+    CHECK(o.units == GC_UNITS_HENON);
+    CHECK(parse(&o, "--model", "pythagorean", "--t-end", "70") == GC_OK);
+    CHECK(o.params.eps == 0.0f && o.mode == GC_MODE_STEPS && o.t_end == 70.0);
+    CHECK(parse(&o, "--integrator", "hermite6", "--eps", "0") == GC_OK);
+    CHECK(strcmp(o.params.integrator, "hermite6") == 0 && o.params.eps == 0.0f);
+    CHECK(parse(&o, "--model", "plummer", "--integrator", "leapfrog") == GC_OK);
+    CHECK(strcmp(o.params.integrator, "leapfrog") == 0 && o.units == GC_UNITS_HENON);
+    CHECK(parse(&o, NULL, NULL, NULL, NULL) == GC_OK && o.units == GC_UNITS_GALAXY);
+    CHECK(strcmp(o.params.integrator, "leapfrog") == 0 && o.params.eps == GC_DEFAULT_EPS);
+    CHECK(parse(&o, "--t-end", "1", "--report-every", "0.25") == GC_OK);
+    CHECK(o.report_every == 0.25 && o.mode == GC_MODE_STEPS);
 
     /* rejected */
+    CHECK(parse(&o, "--integrator", "verlet", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--eta", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--steps", "5", "--t-end", "1") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--steps", "5", "--integrator", "hermite4") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--steps", "5", "--report-every", "0.5") == GC_ERR_INVALID);
     CHECK(parse(&o, "--bogus", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "stray", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "-n", NULL, NULL, NULL) == GC_ERR_INVALID);
@@ -75,7 +94,8 @@ int main(void)
     CHECK(parse(&o, "--dt", "nan", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--dt", "inf", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--dt", "1e3", NULL, NULL) == GC_ERR_INVALID);
-    CHECK(parse(&o, "--eps", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--eps", "0", NULL, NULL) == GC_ERR_INVALID); /* leapfrog needs eps > 0 */
+    CHECK(parse(&o, "--eps", "-1", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--eps", "x", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--backend", "opencl", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--model", "andromeda", NULL, NULL) == GC_ERR_INVALID);

@@ -44,6 +44,15 @@ printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/two.tab"
 expect 2 "N = 3 is more than the 2 bodies" -- --data "$tmp/two.tab" -n 3 --steps 1
 expect 0 "dE/\|E0\|" -- --data "$tmp/two.tab" --steps 3 --backend cpu
 
+# Collisional mode: cluster models, Hermite integrators, unsoftened runs.
+expect 2 "Pythagorean problem has 3 bodies" -- --model pythagorean -n 4 --t-end 1
+expect 2 "use --t-end" -- --model plummer --steps 10
+expect 2 "0 only with --integrator" -- --eps 0 --steps 1
+printf '1 0 0 0 0 0 0\n1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/coincident.tab"
+expect 2 "same place.*softening 0" -- --data "$tmp/coincident.tab" --integrator hermite4 --eps 0 --t-end 1
+expect 0 "integrator hermite4.*eta 0.01" -- --model plummer -n 64 --t-end 0.25 --backend cpu
+expect 0 "integrator hermite6" -- --model pythagorean --integrator hermite6 --t-end 1 --backend cpu
+
 # A CUDA build on a machine without an NVIDIA GPU: asking for cuda is a clear error, auto
 # falls back to the CPU and says so.
 if "$bin" --version | grep -q cuda && ! command -v nvidia-smi >/dev/null 2>&1; then

@@ -202,6 +202,99 @@ enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bo
     return st;
 }
 
+int gc_backend_has_hermite(const struct gc_backend *b)
+{
+    const struct gc_backend_iface *f = b->iface;
+    return f->hermite_init && f->hermite_begin && f->hermite_select && f->hermite_predict &&
+           f->hermite_force && f->hermite_correct && f->hermite_view && f->hermite_counters &&
+           f->hermite_schedule && f->hermite_derivs;
+}
+
+static enum gc_status no_hermite(const struct gc_backend *b)
+{
+    gc_log_error("backend %s has no Hermite block-step support", b->iface->name);
+    return GC_ERR_UNSUPPORTED;
+}
+
+#define HERMITE_CALL(slot, ...) \
+    (b->iface->slot ? b->iface->slot(__VA_ARGS__) : no_hermite(b))
+
+enum gc_status gc_backend_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                                       const struct gc_bodies *bodies)
+{
+    if (!bodies || bodies->n != b->n) {
+        gc_log_error("hermite: the bodies given (%zu) are not the %zu uploaded",
+                     bodies ? bodies->n : 0, b->n);
+        return GC_ERR_INVALID;
+    }
+    if (cfg->order != 4 && cfg->order != 6) {
+        gc_log_error("hermite: order %d is not 4 or 6", cfg->order);
+        return GC_ERR_INVALID;
+    }
+    return HERMITE_CALL(hermite_init, b, cfg, bodies);
+}
+
+enum gc_status gc_backend_hermite_begin(struct gc_backend *b)
+{
+    return HERMITE_CALL(hermite_begin, b);
+}
+
+enum gc_status gc_backend_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
+{
+    return HERMITE_CALL(hermite_select, b, t_limit, due);
+}
+
+enum gc_status gc_backend_hermite_predict(struct gc_backend *b)
+{
+    return HERMITE_CALL(hermite_predict, b);
+}
+
+enum gc_status gc_backend_hermite_force(struct gc_backend *b)
+{
+    return HERMITE_CALL(hermite_force, b);
+}
+
+enum gc_status gc_backend_hermite_correct(struct gc_backend *b)
+{
+    return HERMITE_CALL(hermite_correct, b);
+}
+
+enum gc_status gc_backend_hermite_view(struct gc_backend *b, int64_t t)
+{
+    return HERMITE_CALL(hermite_view, b, t);
+}
+
+enum gc_status gc_backend_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
+{
+    return HERMITE_CALL(hermite_counters, b, out);
+}
+
+enum gc_status gc_backend_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
+{
+    return HERMITE_CALL(hermite_schedule, b, t, level);
+}
+
+enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
+                                         double *snap)
+{
+    return HERMITE_CALL(hermite_derivs, b, acc, jerk, snap);
+}
+
+int gc_backend_has_repeat(const struct gc_backend *b)
+{
+    return b->iface->repeat != NULL;
+}
+
+enum gc_status gc_backend_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                                 void *ctx)
+{
+    if (!b->iface->repeat) {
+        gc_log_error("backend %s cannot repeat on its own; loop on the host", b->iface->name);
+        return GC_ERR_UNSUPPORTED;
+    }
+    return b->iface->repeat(b, body, ctx);
+}
+
 const char *gc_backend_name(const struct gc_backend *b)
 {
     return b->iface->name;

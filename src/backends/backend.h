@@ -4,8 +4,10 @@
 #define GC_BACKEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bodies.h"
+#include "hermite_body.h"
 #include "render_buffer.h"
 #include "status.h"
 
@@ -14,6 +16,28 @@ extern "C" {
 #endif
 
 struct gc_backend;
+
+/* Settings of the Hermite block-step primitives (N-body units, G = 1). */
+struct gc_hermite_config {
+    int order;        /* 4 or 6 */
+    double eps2;      /* Plummer softening squared; 0 allowed (self-pairs are skipped) */
+    double eta;       /* accuracy parameter of the step criterion (Aarseth / generalised) */
+    double eta_start; /* first steps: dt = eta_start |a| / |jerk| */
+    double dt_max;    /* largest step (level 0); a tick is dt_max / 2^GC_HERMITE_LEVELS */
+    int fixed_level;  /* -1: individual steps by the criterion; k >= 0: every body always
+                       * steps dt_max / 2^k (shared fixed steps, for convergence tests) */
+};
+
+/* Block-step counters the backend keeps (on the device for CUDA: no host round trip). */
+struct gc_hermite_counters {
+    uint64_t blocks;      /* block steps since hermite_init */
+    uint64_t body_steps;  /* sum over block steps of the bodies advanced */
+    uint64_t last_active; /* bodies advanced by the latest block step */
+    int64_t t_last;       /* tick of the latest block step */
+    int error;            /* 0, or GC_HERMITE_ERR_* (sticky until hermite_init) */
+    int64_t error_i, error_j; /* bodies involved in the error */
+};
+/* error codes: GC_HERMITE_ERR_* of hermite_body.h */
 
 /* Every slot takes the backend itself. Slots marked optional may be NULL; the gc_backend_*
  * wrappers below then fall back as described. Physics: G = 1, Plummer softening,
@@ -46,6 +70,45 @@ struct gc_backend_iface {
      * is the total); NULL = diagnostics compute it on the host from a download */
     enum gc_status (*potential)(struct gc_backend *b, float eps2, double *w);
     enum gc_status (*sync)(struct gc_backend *b);  /* optional: NULL = already synchronous */
+    /* ---- optional: Hermite block time steps in double precision (NULL = no Hermite on
+     * this backend). The state (x, v, a, jerk, [snap, crackle], per-body time and level) is
+     * kept by the backend; the scheme that orders these calls is integrator_hermite.c. ---- */
+    /* Creates the double state from `bodies` (pos64/vel64 when present) at tick 0 and marks
+     * every body active at tick 0, so the next predict/force/begin give the first forces. */
+    enum gc_status (*hermite_init)(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                                   const struct gc_bodies *bodies);
+    /* Start-up only: the forces just computed become the state's derivatives and each
+     * body gets its first step (eta_start); called again for 6th order once snap is known. */
+    enum gc_status (*hermite_begin)(struct gc_backend *b);
+    /* Selects the next block: t_next = min_i (t_i + dt_i). If t_next <= t_limit (ticks) the
+     * bodies due then become the active set, else nothing is due. *due (when non-NULL)
+     * receives 1 or 0; with NULL the result stays on the backend (the repeat slot's loop
+     * condition). */
+    enum gc_status (*hermite_select)(struct gc_backend *b, int64_t t_limit, int *due);
+    /* Predicts every body (as a source, j) to the block time. No-op when nothing is due. */
+    enum gc_status (*hermite_predict)(struct gc_backend *b);
+    /* Acceleration, jerk (and snap for 6th order) of the active bodies in the range against
+     * all bodies at their predicted state. No-op when nothing is due. */
+    enum gc_status (*hermite_force)(struct gc_backend *b);
+    /* Corrects the active bodies in the range, gives them their next step and moves their
+     * time to the block time; updates the counters. No-op when nothing is due. */
+    enum gc_status (*hermite_correct)(struct gc_backend *b);
+    /* Every body predicted to tick t into the arrays that export_positions and download read
+     * (download then also fills pos64/vel64/mass64 when the destination has them, and vel.w
+     * the time-step level); the state is not changed. */
+    enum gc_status (*hermite_view)(struct gc_backend *b, int64_t t);
+    enum gc_status (*hermite_counters)(struct gc_backend *b, struct gc_hermite_counters *out);
+    /* Per-body tick of the last step and level (tests of the scheduler, colouring). */
+    enum gc_status (*hermite_schedule)(struct gc_backend *b, int64_t *t, uint8_t *level);
+    /* Per-body acceleration, jerk and (6th order, else zeros; may be NULL) snap of the
+     * state, 3n doubles each (tests against a reference, GPU against CPU). */
+    enum gc_status (*hermite_derivs)(struct gc_backend *b, double *acc, double *jerk,
+                                     double *snap);
+    /* optional: runs body(ctx) again and again while the latest hermite_select(.., NULL)
+     * found a block due, with no host round trip (CUDA: the launches of one call of body are
+     * recorded once into a graph with a device-side while loop). NULL = the caller loops. */
+    enum gc_status (*repeat)(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                             void *ctx);
     /* optional: human-readable device, e.g. "NVIDIA H100 80GB HBM3"; NULL = the name */
     const char *(*device_name)(const struct gc_backend *b);
     /* optional: forget GL buffers registered by export_positions; the renderer calls it
@@ -101,6 +164,25 @@ enum gc_status gc_backend_render_detach(struct gc_backend *b);
  * Replaces whatever state the backend held. */
 enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bodies *in,
                                         float eps2, struct gc_bodies *out);
+/* Hermite wrappers: GC_ERR_UNSUPPORTED (logged once per call) when the backend lacks them. */
+int gc_backend_has_hermite(const struct gc_backend *b);
+enum gc_status gc_backend_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                                       const struct gc_bodies *bodies);
+enum gc_status gc_backend_hermite_begin(struct gc_backend *b);
+enum gc_status gc_backend_hermite_select(struct gc_backend *b, int64_t t_limit, int *due);
+enum gc_status gc_backend_hermite_predict(struct gc_backend *b);
+enum gc_status gc_backend_hermite_force(struct gc_backend *b);
+enum gc_status gc_backend_hermite_correct(struct gc_backend *b);
+enum gc_status gc_backend_hermite_view(struct gc_backend *b, int64_t t);
+enum gc_status gc_backend_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out);
+enum gc_status gc_backend_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level);
+enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
+                                         double *snap);
+/* Runs body(ctx) while a block is due: on the backend when it has a repeat slot (body's
+ * selects must then pass due = NULL), else on the host. */
+int gc_backend_has_repeat(const struct gc_backend *b);
+enum gc_status gc_backend_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                                 void *ctx);
 const char *gc_backend_name(const struct gc_backend *b);
 const char *gc_backend_device_name(const struct gc_backend *b);
 

@@ -1,4 +1,4 @@
-/* The CPU backend: all-pairs softened gravity and leapfrog primitives, OpenMP over bodies. */
+/* The CPU backend: its table, all-pairs softened gravity and the leapfrog primitives (float, OpenMP over bodies). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -10,26 +10,15 @@
 #endif
 
 #include "backend.h"
+#include "backend_cpu.h"
 #include "log.h"
-
-/* Structure-of-arrays copies of the bodies: unit-stride float arrays let the compiler
- * vectorise the inner j loop (8 pairs per AVX instruction). */
-struct cpu_ctx {
-    size_t n, cap;
-    size_t i0, i1;      /* bodies this rank updates (set_range); all of them by default */
-    float *x, *y, *z, *m;
-    float *vx, *vy, *vz;
-    float *ax, *ay, *az;
-    int threads;        /* OpenMP threads; 0 = runtime default */
-    char device[96];    /* "CPU (N threads)" */
-};
 
 /* j-block length for the partial float sums: each SIMD lane sums at most BLOCK/8 terms in
  * float before the block is added into a double, which keeps the force error ~1e-7
  * relative even at a million bodies while the hot loop stays single precision. */
 #define BLOCK 2048
 
-static int nthreads(const struct cpu_ctx *c)
+int gc_cpu_threads(const struct cpu_ctx *c)
 {
 #ifdef _OPENMP
     return c->threads > 0 ? c->threads : omp_get_max_threads();
@@ -53,6 +42,7 @@ static enum gc_status cpu_upload(struct gc_backend *b, const struct gc_bodies *s
 {
     struct cpu_ctx *c = b->ctx;
     size_t n = src->n;
+    gc_cpu_hermite_free(c); /* new bodies: any Hermite state is stale */
     if (n > c->cap) {
         float **a[] = {&c->x, &c->y, &c->z, &c->m, &c->vx, &c->vy, &c->vz, &c->ax, &c->ay, &c->az};
         free_arrays(c);
@@ -95,6 +85,8 @@ static enum gc_status cpu_download(struct gc_backend *b, struct gc_bodies *dst)
         dst->vel[4 * i + 2] = c->vz[i];
         dst->vel[4 * i + 3] = 0.0f;
     }
+    if (c->h)
+        gc_cpu_hermite_download(c, dst);
     return GC_OK;
 }
 
@@ -106,7 +98,7 @@ static enum gc_status cpu_accel(struct gc_backend *b, float eps2)
     const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
     const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
 
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nthreads(c))
+#pragma omp parallel for schedule(dynamic, 16) num_threads(gc_cpu_threads(c))
     for (long i = i0; i < i1; i++) {
         const float xi = x[i], yi = y[i], zi = z[i];
         double ax = 0.0, ay = 0.0, az = 0.0;
@@ -138,7 +130,7 @@ static enum gc_status cpu_kick(struct gc_backend *b, float dt)
 {
     struct cpu_ctx *c = b->ctx;
     const long i0 = (long)c->i0, i1 = (long)c->i1;
-#pragma omp parallel for simd schedule(static) num_threads(nthreads(c))
+#pragma omp parallel for simd schedule(static) num_threads(gc_cpu_threads(c))
     for (long i = i0; i < i1; i++) {
         c->vx[i] += c->ax[i] * dt;
         c->vy[i] += c->ay[i] * dt;
@@ -151,7 +143,7 @@ static enum gc_status cpu_drift(struct gc_backend *b, float dt)
 {
     struct cpu_ctx *c = b->ctx;
     const long i0 = (long)c->i0, i1 = (long)c->i1;
-#pragma omp parallel for simd schedule(static) num_threads(nthreads(c))
+#pragma omp parallel for simd schedule(static) num_threads(gc_cpu_threads(c))
     for (long i = i0; i < i1; i++) {
         c->x[i] += c->vx[i] * dt;
         c->y[i] += c->vy[i] * dt;
@@ -191,6 +183,8 @@ static enum gc_status cpu_export(struct gc_backend *b, struct gc_render_buffer *
 static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
 {
     struct cpu_ctx *c = b->ctx;
+    if (c->h) /* Hermite: the double view, with its own softening (0 allowed) */
+        return gc_cpu_hermite_potential(c, w);
     const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
     const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
     double total = 0.0;
@@ -198,7 +192,7 @@ static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
         gc_log_error("cpu backend: potential needs softening > 0");
         return GC_ERR_INVALID;
     }
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(nthreads(c))
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(gc_cpu_threads(c))
     for (long i = i0; i < i1; i++) {
         const float xi = x[i], yi = y[i], zi = z[i];
         double phi = 0.0;
@@ -262,6 +256,7 @@ static void cpu_destroy(struct gc_backend *b)
     if (!b)
         return;
     if (b->ctx) {
+        gc_cpu_hermite_free(b->ctx);
         free_arrays(b->ctx);
         free(b->ctx);
     }
@@ -282,6 +277,17 @@ static const struct gc_backend_iface cpu_iface = {
     .export_positions = cpu_export,
     .potential = cpu_potential,
     .sync = NULL,
+    .hermite_init = gc_cpu_hermite_init,
+    .hermite_begin = gc_cpu_hermite_begin,
+    .hermite_select = gc_cpu_hermite_select,
+    .hermite_predict = gc_cpu_hermite_predict,
+    .hermite_force = gc_cpu_hermite_force,
+    .hermite_correct = gc_cpu_hermite_correct,
+    .hermite_view = gc_cpu_hermite_view,
+    .hermite_counters = gc_cpu_hermite_counters,
+    .hermite_schedule = gc_cpu_hermite_schedule,
+    .hermite_derivs = gc_cpu_hermite_derivs,
+    .repeat = NULL, /* the integrator loops on the host */
     .device_name = cpu_device_name,
     .destroy = cpu_destroy,
 };
@@ -305,8 +311,8 @@ enum gc_status gc_backend_cpu_create(const struct gc_backend_options *opt,
         return GC_ERR_INVALID;
     }
     c->threads = opt ? opt->threads : 0;
-    snprintf(c->device, sizeof c->device, "CPU, %d OpenMP thread%s", nthreads(c),
-             nthreads(c) == 1 ? "" : "s");
+    snprintf(c->device, sizeof c->device, "CPU, %d OpenMP thread%s", gc_cpu_threads(c),
+             gc_cpu_threads(c) == 1 ? "" : "s");
     b->iface = &cpu_iface;
     b->ctx = c;
     *out = b;

@@ -14,40 +14,7 @@
 
 #include "backend.h"
 #include "backend_cuda.h"
-#include "gc_kernels.h"
-#include "log.h"
-
-/* Logs the failing call, where it is, and CUDA's description, then returns GC_ERR_CUDA. */
-#define GC_CUDA_TRY(call)                                                                  \
-    do {                                                                                   \
-        cudaError_t e_ = (cudaError_t)(call);                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            gc_log_error("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            return GC_ERR_CUDA;                                                            \
-        }                                                                                  \
-    } while (0)
-
-struct cuda_ctx {
-    int device;                   /* CUDA device index; default 0 */
-    int no_interop;               /* 1 = copy positions through the host (--no-interop) */
-    int sm_count;                 /* multiprocessors, for the launch plan */
-    cudaStream_t stream;          /* every launch and copy goes here, in order */
-    cudaEvent_t ev[2];            /* benchmark timer: start, stop */
-    float *d_pos, *d_vel, *d_acc; /* n float4 each: x y z m, vx vy vz 0, ax ay az 0 */
-    double *d_part;               /* j-split partial sums (double), part_cap doubles */
-    int force[5];                 /* GC_CUDA_ACCEL=T,B,U,M[,P] variant override; 0 = any */
-    double *d_wpart, *h_wpart;    /* potential per-block partial sums, wpart_cap each */
-    size_t n, cap, part_cap;
-    int wpart_cap;
-    struct gc_cuda_accel_plan plan; /* force-pass split for the current n */
-    char name[256];               /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
-    char plan_str[64];
-#ifdef GC_CUDA_GL_INTEROP
-    cudaGraphicsResource_t res[2]; /* registered position / velocity VBOs; NULL = none */
-    unsigned vbo[2];               /* the GL names they were registered from */
-#endif
-    int interop_failed;            /* registration failed once: host copies from then on */
-};
+#include "backend_cuda_ctx.h"
 
 static void free_device(struct cuda_ctx *c)
 {
@@ -94,6 +61,7 @@ static enum gc_status cuda_upload(struct gc_backend *b, const struct gc_bodies *
 
     GC_CUDA_TRY(cudaSetDevice(c->device));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    gc_cuda_hermite_free(c); /* new bodies: any Hermite state is stale */
     if (n > c->cap) {
         free_device(c);
         GC_CUDA_TRY(cudaMalloc((void **)&c->d_pos, bytes));
@@ -132,7 +100,7 @@ static enum gc_status cuda_download(struct gc_backend *b, struct gc_bodies *dst)
     GC_CUDA_TRY(cudaMemcpyAsync(dst->pos, c->d_pos, bytes, cudaMemcpyDeviceToHost, c->stream));
     GC_CUDA_TRY(cudaMemcpyAsync(dst->vel, c->d_vel, bytes, cudaMemcpyDeviceToHost, c->stream));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    return GC_OK;
+    return c->herm ? gc_cuda_hermite_download(c, dst) : GC_OK;
 }
 
 static enum gc_status cuda_accel(struct gc_backend *b, float eps2)
@@ -318,6 +286,8 @@ static enum gc_status cuda_potential(struct gc_backend *b, float eps2, double *w
     struct cuda_ctx *c = b->ctx;
     const int nb = gc_cuda_potential_blocks(c->n);
     double sum = 0.0;
+    if (c->herm) /* Hermite: the double view, with its own softening (0 allowed) */
+        return gc_cuda_hermite_potential(c, w);
     if (!(eps2 > 0.0f)) {
         gc_log_error("cuda backend: potential needs softening > 0");
         return GC_ERR_INVALID;
@@ -350,6 +320,7 @@ static void cuda_destroy(struct gc_backend *b)
 #ifdef GC_CUDA_GL_INTEROP
         detach(c);
 #endif
+        gc_cuda_hermite_free(c);
         free_device(c);
         for (int k = 0; k < 2; k++)
             if (c->ev[k])
@@ -372,6 +343,17 @@ static const struct gc_backend_iface cuda_iface = {
     .export_positions = cuda_export,
     .potential = cuda_potential,
     .sync = cuda_sync,
+    .hermite_init = gc_cuda_hermite_init,
+    .hermite_begin = gc_cuda_hermite_begin,
+    .hermite_select = gc_cuda_hermite_select,
+    .hermite_predict = gc_cuda_hermite_predict,
+    .hermite_force = gc_cuda_hermite_force,
+    .hermite_correct = gc_cuda_hermite_correct,
+    .hermite_view = gc_cuda_hermite_view,
+    .hermite_counters = gc_cuda_hermite_counters,
+    .hermite_schedule = gc_cuda_hermite_schedule,
+    .hermite_derivs = gc_cuda_hermite_derivs,
+    .repeat = gc_cuda_hermite_repeat,
     .device_name = cuda_device_name,
     .render_detach = cuda_render_detach,
     .destroy = cuda_destroy,

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -47,7 +48,7 @@ struct option {
     const char *choices; /* K_CHOICE: "a|b|c" */
     enum gc_mode mode;   /* K_MODE */
     enum gc_status (*custom)(struct gc_options *o, const char *opt, const char *val);
-    const char *help;    /* lines separated by '\n' */
+    const char *help;    /* lines separated by '\n'; NULL: accepted but not listed */
 };
 
 #define ALL (GC_PROGRAM_GALAXY | GC_PROGRAM_BENCH)
@@ -57,12 +58,14 @@ struct option {
 static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_exposure(struct gc_options *o, const char *opt, const char *val);
+static enum gc_status set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
 
 /* Order = order in --help. */
 static const struct option options[] = {
     {"--data", NULL, "PATH", ALL, S_INPUT, K_STRING, OFF(data), 0, 0, NULL, 0, NULL,
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
-     ".gz); without it the built-in model is used"},
+     ".gz), or restart from an HDF5 snapshot (every body, as written);\n"
+     "without it the built-in model is used"},
     {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
      "number of bodies (data: default every body on CUDA, 81920 for the\n"
      "Dubinski table, 16384 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
@@ -71,17 +74,31 @@ static const struct option options[] = {
     {"--no-halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,
      "leave the data file's halos out: disk + bulge only, 49152 bodies of\n"
      "the Dubinski table, as the original viewer (the disks then disperse)"},
-    {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, "mw-m31|single", 0, NULL,
-     "built-in model: mw-m31 (default, a colliding pair) or single"},
+    {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES, 0, NULL,
+     "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
+     "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
+     "16384 on CUDA) or pythagorean (Burrau's three bodies 3, 4, 5)"},
     {"--seed", NULL, "S", ALL, S_INPUT, K_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, S_INPUT, K_STRING, OFF(save), 0, 0, NULL, 0, NULL,
      "write the initial bodies as a 7-column table and continue"},
 
+    {"--integrator", NULL, "NAME", ALL, S_PHYSICS, K_CHOICE, OFF(params.integrator), 0, 0,
+     "leapfrog|hermite4|hermite6", 0, NULL,
+     "leapfrog (default for galaxies: kick-drift-kick, one shared step),\n"
+     "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
+     "Hermite with individual block time steps, in double precision"},
     {"--dt", NULL, "DT", ALL, S_PHYSICS, K_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL, 0, NULL,
-     "time step (default 0.01 = 0.18 Myr)"},
-    {"--eps", NULL, "EPS", ALL, S_PHYSICS, K_FLOAT, OFF(params.eps), GC_EPS_MIN, GC_EPS_MAX, NULL,
-     0, NULL, "Plummer softening length (default 0.025, about 80 pc)"},
+     "leapfrog time step (default 0.01 = 0.18 Myr)"},
+    {"--eps", NULL, "EPS", ALL, S_PHYSICS, K_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
+     0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
+     "pythagorean 0; 0 needs a Hermite integrator)"},
+    {"--eta", NULL, "ETA", ALL, S_PHYSICS, K_DOUBLE, OFF(params.eta), 1e-6, 10, NULL, 0, NULL,
+     "Hermite accuracy parameter of the time-step criterion (default 0.01 for\n"
+     "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
+    {"--dt-max", NULL, "DT", ALL, S_PHYSICS, K_DOUBLE, OFF(params.dt_max), 1e-9, 1e3, NULL, 0,
+     NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
+     "of --report-every so reports fall on block times)"},
 
     {"--backend", NULL, "NAME", ALL, S_COMPUTE, K_CHOICE, OFF(backend), 0, 0, "auto|cpu|cuda", 0,
      NULL, "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
@@ -96,10 +113,21 @@ static const struct option options[] = {
      "~12 ms of each frame with steps; --headless uses 1 unless given)"},
 
     {"--steps", NULL, "K", ALL, S_MODES, K_UINT, OFF(steps), 1, 100000000, NULL, 0, NULL,
-     "run K steps without a window and print energy and momentum\n"
+     "run K leapfrog steps without a window and print energy and momentum\n"
      "(with --benchmark or --compare: steps per timed run)"},
-    {"--report-every", NULL, "K", GALAXY, S_MODES, K_DOUBLE, OFF(report_every), 1, 1e8, NULL, 0,
-     NULL, "with --steps: print diagnostics every K steps"},
+    {"--t-end", NULL, "T", ALL, S_MODES, K_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
+     "run to simulated time T (N-body units) without a window and print energy\n"
+     "and momentum (any integrator)"},
+    {"--report-every", NULL, "X", ALL, S_MODES, K_DOUBLE, OFF(report_every), 1e-12, 1e9, NULL,
+     0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
+     "units (with --t-end)"},
+    {"--snapshot-every", NULL, "T", ALL, S_MODES, K_CUSTOM, 0, 0, 0, NULL, 0,
+     set_snapshot_every,
+     "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
+     "leapfrog: T a whole number of steps) with --steps, --headless or\n"
+     "the window"},
+    {"--snapshot-dir", NULL, "DIR", ALL, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
+     NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
      "render offscreen (EGL) without a window"},
     {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
@@ -150,6 +178,7 @@ static const struct option options[] = {
     {"--help", "-h", NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL, "this text"},
     {"--version", NULL, NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,
      "version and the backends of this build"},
+    {"--help-man", NULL, NULL, ALL, S_OTHER, K_MODE, 0, 0, 0, NULL, GC_MODE_MAN, NULL, NULL},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
@@ -190,28 +219,128 @@ static void usage_option(FILE *f, const struct option *op)
     }
 }
 
+static const char *description(enum gc_program p)
+{
+    return p == GC_PROGRAM_BENCH
+               ? "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
+                 "without the viewer's OpenGL libraries (for GPU servers with no display).\n"
+               : "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
+                 "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n";
+}
+
+static const char *section_name(int s, enum gc_program p)
+{
+    return s == S_MODES && p == GC_PROGRAM_BENCH ? "Modes (one is required)" : section_title[s];
+}
+
+/* 1 when --help and the man page of program p list option op. */
+static int listed(const struct option *op, enum gc_program p)
+{
+    return op->help && (op->programs & p);
+}
+
 void gc_cli_usage(FILE *f, enum gc_program program)
 {
-    fprintf(f, "Usage: %s [options]\n", program_name(program));
-    if (program == GC_PROGRAM_BENCH)
-        fprintf(f, "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
-                   "without the viewer's OpenGL libraries (for GPU servers with no display).\n");
-    else
-        fprintf(f, "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
-                   "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n");
+    fprintf(f, "Usage: %s [options]\n%s", program_name(program), description(program));
     for (int s = 0; s < S_COUNT; s++) {
         int printed = 0;
         for (size_t k = 0; k < NOPTIONS; k++) {
-            if (options[k].section != (enum section)s || !(options[k].programs & program))
+            if (options[k].section != (enum section)s || !listed(&options[k], program))
                 continue;
             if (!printed++)
-                fprintf(f, "\n%s:\n", s == S_MODES && program == GC_PROGRAM_BENCH
-                                            ? "Modes (one is required)" : section_title[s]);
+                fprintf(f, "\n%s:\n", section_name(s, program));
             usage_option(f, &options[k]);
         }
         if (s == S_WINDOW && printed)
             fputs(window_keys, f);
     }
+}
+
+/* ---- man page ---- */
+
+/* Text for roff: '-' as \- (a typed minus, not a hyphen), '\' as \e, and a '.' or '\''
+ * that would start a line guarded with \& so it is not read as a request. */
+static void roff(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if ((s[i] == '.' || s[i] == '\'') && (i == 0 || s[i - 1] == '\n'))
+            fputs("\\&", f);
+        if (s[i] == '-')
+            fputs("\\-", f);
+        else if (s[i] == '\\')
+            fputs("\\e", f);
+        else
+            fputc(s[i], f);
+    }
+}
+
+static void roff_str(FILE *f, const char *s)
+{
+    roff(f, s, strlen(s));
+}
+
+void gc_cli_man(FILE *f, enum gc_program program)
+{
+    const char *name = program_name(program);
+    const char *other = program == GC_PROGRAM_BENCH ? "galaxy" : "galaxy-bench";
+    fputs(".TH ", f);
+    for (const char *c = name; *c; c++)
+        fputc(toupper((unsigned char)*c), f);
+    fprintf(f, " 1 \"\" \"galaxy %s\" \"User Commands\"\n.SH NAME\n", GC_VERSION);
+    roff_str(f, name);
+    fputs(program == GC_PROGRAM_BENCH
+              ? " \\- benchmarks of the galaxy-collision viewer's compute backends\n"
+              : " \\- the Milky Way and Andromeda colliding: an interactive N\\-body viewer\n",
+          f);
+    fputs(".SH SYNOPSIS\n.B ", f);
+    roff_str(f, name);
+    fputs("\n[\\fIoptions\\fR]\n.SH DESCRIPTION\n", f);
+    roff_str(f, description(program));
+    fputs(".SH OPTIONS\n", f);
+    for (int s = 0; s < S_COUNT; s++) {
+        int printed = 0;
+        for (size_t k = 0; k < NOPTIONS; k++) {
+            const struct option *op = &options[k];
+            if (op->section != (enum section)s || !listed(op, program))
+                continue;
+            if (!printed++) {
+                fputs(".SS \"", f);
+                roff_str(f, section_name(s, program));
+                fputs("\"\n", f);
+            }
+            fputs(".TP\n\\fB", f);
+            roff_str(f, op->name);
+            fputs("\\fR", f);
+            if (op->alias) {
+                fputs(", \\fB", f);
+                roff_str(f, op->alias);
+                fputs("\\fR", f);
+            }
+            if (op->metavar) {
+                fputs(" \\fI", f);
+                roff_str(f, op->metavar);
+                fputs("\\fR", f);
+            }
+            fputc('\n', f);
+            roff_str(f, op->help);
+            fputc('\n', f);
+        }
+        if (s == S_WINDOW && printed) {
+            fputs(".SS \"Mouse and keys\"\n.nf\n", f);
+            roff_str(f, window_keys);
+            fputs(".fi\n", f);
+        }
+    }
+    fputs(".SH EXIT STATUS\n0 on success, 1 on a failure while running (a file or device problem, "
+          "or \\fB\\-\\-compare\\fR beyond tolerance), 2 on a bad command line or input.\n",
+          f);
+    if (program == GC_PROGRAM_GALAXY)
+        fputs(".SH ENVIRONMENT\n.TP\n.B GC_SHADER_DIR\nfolder of the GLSL shaders, instead of "
+              "\\fIshaders\\fR next to the binary (build tree) or "
+              "\\fI../share/galaxy/shaders\\fR relative to it (installed).\n",
+              f);
+    fprintf(f, ".SH SEE ALSO\n\\fB%s\\fR(1); README.md in share/doc/galaxy of the installation\n",
+            other);
 }
 
 /* ---- values ---- */
@@ -303,6 +432,20 @@ static enum gc_status set_size(struct gc_options *o, const char *opt, const char
     return GC_OK;
 }
 
+/* 0 means "not given", so the parser takes any finite time > 0 (no smallest step). */
+static enum gc_status set_snapshot_every(struct gc_options *o, const char *opt, const char *val)
+{
+    double t;
+    if (!parse_number(opt, val, 0.0, 1e12, &t))
+        return GC_ERR_INVALID;
+    if (!(t > 0.0)) {
+        gc_log_error("%s expects a time > 0, got '%s'", opt, val);
+        return GC_ERR_INVALID;
+    }
+    o->snapshot_every = t;
+    return GC_OK;
+}
+
 /* Stores val (NULL for options without one) into the option's field; messages name the
  * option as the user typed it (`typed`). */
 static enum gc_status apply(struct gc_options *o, const struct option *op, const char *typed,
@@ -366,10 +509,14 @@ void gc_cli_defaults(struct gc_options *o)
     o->model = GC_DEFAULT_MODEL;
     o->seed = 1;
     gc_sim_params_default(&o->params);
+    /* Unset until the model is known (resolve_model_defaults). */
+    o->params.integrator = NULL;
+    o->params.eps = NAN;
     o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
     o->frames = 300;
     o->screenshot_dir = ".";
+    o->snapshot_dir = ".";
     o->width = GC_DEFAULT_WIDTH;
     o->height = GC_DEFAULT_HEIGHT;
     o->repeats = 5;
@@ -427,32 +574,56 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
         }
         val = argv[++*i];
     }
-    if (op->kind == K_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION)
+    if (op->kind == K_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION &&
+        op->mode != GC_MODE_MAN)
         ++*modes;
     return apply(o, op, arg, val);
 }
 
-/* Options that only mean something together, and the mode --steps implies. */
+/* Integrator, softening and units the model implies where the options did not say. A data
+ * file is galaxy-like unless stated otherwise. */
+static void resolve_model_defaults(struct gc_options *o)
+{
+    const struct gc_model_info *m = o->data ? NULL : gc_models_find(o->model);
+    o->units = m ? m->units : GC_UNITS_GALAXY;
+    if (!o->params.integrator)
+        o->params.integrator = m ? m->integrator : GC_DEFAULT_INTEGRATOR;
+    if (isnan(o->params.eps))
+        o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
+}
+
+/* Options that only mean something together, and the mode --steps or --t-end implies. */
 static enum gc_status check_combinations(struct gc_options *o, int modes)
 {
     if (modes > 1) {
         gc_log_error("choose one of --headless, --benchmark and --compare");
         return GC_ERR_INVALID;
     }
-    if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
-        o->mode != GC_MODE_COMPARE) {
-        gc_log_error("galaxy-bench runs --benchmark or --compare (see --help)");
+    resolve_model_defaults(o);
+    if (o->steps && o->t_end > 0.0) {
+        gc_log_error("choose one of --steps (leapfrog steps) and --t-end (a time)");
         return GC_ERR_INVALID;
     }
-    if (o->steps && o->mode == GC_MODE_VIEWER)
+    if ((o->steps || o->t_end > 0.0) && o->mode == GC_MODE_VIEWER)
         o->mode = GC_MODE_STEPS;
-    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
-        gc_log_error("--report-every only applies with --steps");
+    if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
+        o->mode != GC_MODE_COMPARE && o->mode != GC_MODE_STEPS) {
+        gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
-    if (o->report_every > 0.0 && o->report_every != floor(o->report_every)) {
+    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
+        gc_log_error("--report-every only applies with --steps or --t-end");
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_STEPS && o->steps && o->report_every > 0.0 &&
+        o->report_every != floor(o->report_every)) {
         gc_log_error("--report-every counts steps with --steps: a whole number, got %g",
                      o->report_every);
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_STEPS && o->steps && strcmp(o->params.integrator, "leapfrog") != 0) {
+        gc_log_error("--steps counts leapfrog steps; %s has individual steps: use --t-end T",
+                     o->params.integrator);
         return GC_ERR_INVALID;
     }
     if (o->screenshot && o->mode != GC_MODE_HEADLESS) {
@@ -462,6 +633,15 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if ((o->json || o->sweep) && o->mode != GC_MODE_BENCHMARK) {
         gc_log_error("--json and --sweep only apply with --benchmark");
+        return GC_ERR_INVALID;
+    }
+    if (o->snapshot_every > 0.0 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
+        gc_log_error("--snapshot-every applies to --steps, --headless and the window, not to "
+                     "--benchmark or --compare");
+        return GC_ERR_INVALID;
+    }
+    if (strcmp(o->snapshot_dir, ".") != 0 && !(o->snapshot_every > 0.0)) {
+        gc_log_error("--snapshot-dir only applies with --snapshot-every");
         return GC_ERR_INVALID;
     }
     if ((o->halo_given || o->no_halo) && !o->data) {
@@ -492,8 +672,8 @@ enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
         enum gc_status st = parse_one(argc, argv, &i, program, o, &modes);
         if (st != GC_OK)
             return st;
-        /* --help and --version win over anything after them, even a bad option. */
-        if (o->mode == GC_MODE_HELP || o->mode == GC_MODE_VERSION)
+        /* --help, --version and --help-man win over anything after them, even a bad option. */
+        if (o->mode == GC_MODE_HELP || o->mode == GC_MODE_VERSION || o->mode == GC_MODE_MAN)
             return GC_OK;
     }
     return check_combinations(o, modes);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "models.h"
 #include "sim.h"
 #include "status.h"
 
@@ -21,7 +22,8 @@ enum gc_mode {
     GC_MODE_BENCHMARK,   /* --benchmark: time the force/step kernels */
     GC_MODE_COMPARE,     /* --compare: run GPU and CPU, compare with a float64 reference */
     GC_MODE_HELP,        /* --help */
-    GC_MODE_VERSION      /* --version */
+    GC_MODE_VERSION,     /* --version */
+    GC_MODE_MAN          /* --help-man (not in --help): the man page as roff; used by the build */
 };
 
 /* The programs sharing this parser; each option says which accept it. */
@@ -43,11 +45,15 @@ struct gc_options {
     int halo_given;            /* --halo was given (accepted for old scripts: halos are the default) */
     int no_halo;               /* --no-halo: disk + bulge bodies only (the original viewer's selection) */
     const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
+    enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
-    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max */
+    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max; integrator
+                                  * and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
     double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
+    double snapshot_every;     /* --snapshot-every T: HDF5 snapshots at times k*T, N-body units; 0 = off */
+    const char *snapshot_dir;  /* --snapshot-dir DIR: where snapshot_NNN.hdf5 go; default "." */
     double report_every;       /* --report-every X: steps (with --steps) or time (with --t-end); 0 = start and end */
     unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */
@@ -87,6 +93,8 @@ enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */
 void gc_cli_usage(FILE *f, enum gc_program program);
+/* Writes the man page of `program` (roff, section 1) from the same table as --help. */
+void gc_cli_man(FILE *f, enum gc_program program);
 
 #ifdef __cplusplus
 }

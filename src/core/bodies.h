@@ -12,8 +12,9 @@
 extern "C" {
 #endif
 
-/* Component of a body, stored in the low two bits of its tag. */
-enum gc_component { GC_DISK = 0, GC_BULGE = 1, GC_HALO = 2 };
+/* Component of a body, stored in the low two bits of its tag. GC_STAR is a star of a
+ * cluster model (Plummer sphere, few-body problems): no galaxy structure. */
+enum gc_component { GC_DISK = 0, GC_BULGE = 1, GC_HALO = 2, GC_STAR = 3 };
 
 /* Galaxy A (the lighter one, "Milky Way") = 0, galaxy B ("Andromeda") = 1, in tag bit 2. */
 #define GC_TAG(galaxy, component) ((uint8_t)(((galaxy) << 2) | (component)))

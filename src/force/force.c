@@ -70,6 +70,36 @@ enum gc_status gc_force_accel(struct gc_force *f, float eps2)
     return st;
 }
 
+enum gc_status gc_force_hermite(struct gc_force *f)
+{
+    return gc_backend_hermite_force(f->backend);
+}
+
+enum gc_status gc_force_hermite_share(struct gc_force *f)
+{
+    if (f->comm->size == 1)
+        return GC_OK;
+    gc_log_error("force: the Hermite schemes do not run over several ranks yet");
+    return GC_ERR_UNSUPPORTED;
+}
+
+int gc_force_loop_on_backend(const struct gc_force *f)
+{
+    return f->comm->size == 1 && gc_backend_has_repeat(f->backend);
+}
+
+enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
+                               void *ctx, const int *due)
+{
+    enum gc_status st;
+    if (gc_force_loop_on_backend(f))
+        return gc_backend_repeat(f->backend, body, ctx);
+    do
+        st = body(ctx);
+    while (st == GC_OK && *due);
+    return st;
+}
+
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w)
 {
     enum gc_status st = gc_backend_potential(f->backend, eps2, w);

@@ -38,6 +38,20 @@ void gc_force_free(struct gc_force *f);
  * G = 1, against all n). After it, every rank holds every body's current position. */
 enum gc_status gc_force_accel(struct gc_force *f, float eps2);
 
+/* Hermite: acceleration, jerk (and snap) of this rank's active bodies against all, at the
+ * predicted state of the selected block (gc_backend_hermite_force). */
+enum gc_status gc_force_hermite(struct gc_force *f);
+/* Hermite: after a correction (or the start-up), shares the new states of the bodies this
+ * rank advanced with the other ranks, so every rank selects the next block alike. */
+enum gc_status gc_force_hermite_share(struct gc_force *f);
+/* Runs body(ctx) while a block is due. With one rank on a backend that can loop by itself
+ * (gc_backend_has_repeat) the loop runs there with no host round trip, and body's selects
+ * must pass due = NULL; otherwise it runs here and they pass a flag (see
+ * gc_force_loop_on_backend). */
+int gc_force_loop_on_backend(const struct gc_force *f);
+enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
+                               void *ctx, const int *due);
+
 /* Softened potential energy of all bodies, summed over ranks (every rank gets it). */
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w);
 

@@ -7,6 +7,16 @@
 
 #include "log.h"
 
+static enum gc_status create_hermite4(struct gc_integrator *in)
+{
+    return gc_integrator_hermite_create(in, 4);
+}
+
+static enum gc_status create_hermite6(struct gc_integrator *in)
+{
+    return gc_integrator_hermite_create(in, 6);
+}
+
 struct entry {
     const char *name;
     enum gc_status (*create)(struct gc_integrator *in);
@@ -14,12 +24,14 @@ struct entry {
 
 static const struct entry schemes[] = {
     {"leapfrog", gc_integrator_leapfrog_create},
+    {"hermite4", create_hermite4},
+    {"hermite6", create_hermite6},
 };
 #define NSCHEMES (sizeof schemes / sizeof schemes[0])
 
 const char *gc_integrator_available(void)
 {
-    return "leapfrog";
+    return "leapfrog, hermite4, hermite6";
 }
 
 enum gc_status gc_integrator_create(const char *name, const struct gc_integrator_params *p,

@@ -13,12 +13,19 @@
 extern "C" {
 #endif
 
+/* The Hermite schemes' largest block step unless told otherwise: 1/8 time unit, a power of
+ * two, so outputs at multiples of 1/8 are block times where every body is synchronised. */
+#define GC_HERMITE_DEFAULT_DT_MAX 0.125
+
 /* Settings every scheme reads what it needs from (N-body units, G = 1). */
 struct gc_integrator_params {
     double dt;      /* leapfrog: the step; default GC_DEFAULT_DT */
     double eps;     /* Plummer softening length; 0 allowed for the Hermite schemes */
-    double eta;     /* Hermite: accuracy parameter of the time-step criterion */
-    double dt_max;  /* Hermite: largest block step; every output time is a multiple of it */
+    double eta;     /* Hermite: accuracy parameter of the time-step criterion; 0 = default */
+    double dt_max;  /* Hermite: largest block step (every output time should be a multiple
+                     * of it); 0 = default */
+    double fixed_dt; /* Hermite: 0 = individual steps; > 0 = every step is this (a power-of-
+                      * two fraction of dt_max): shared fixed steps, for convergence tests */
 };
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */
@@ -33,8 +40,10 @@ struct gc_integrator;
 
 struct gc_integrator_iface {
     const char *name; /* "leapfrog", "hermite4", "hermite6" */
-    /* The backend holds the bodies at time 0: first forces, first steps. */
-    enum gc_status (*start)(struct gc_integrator *in);
+    int double_state; /* 1 = the state is kept in double: downloads fill pos64/vel64 */
+    /* The backend holds `bodies` (uploaded) at time 0: first forces, first steps. A scheme
+     * with its own state on the backend (Hermite, in double) builds it from them. */
+    enum gc_status (*start)(struct gc_integrator *in, const struct gc_bodies *bodies);
     /* Advances to t_end (>= now in the direction of time). A time the scheme cannot land on
      * exactly is not passed: leapfrog takes the whole steps that fit (rounded to the nearest),
      * Hermite block steps run while the next block time is <= t_end. */
@@ -67,8 +76,10 @@ void gc_integrator_destroy(struct gc_integrator *in);
 /* Comma-separated names of the schemes in this build. */
 const char *gc_integrator_available(void);
 
-/* Constructors of the individual schemes (used by gc_integrator_create). */
+/* Constructors of the individual schemes (used by gc_integrator_create); the Hermite one
+ * takes the order (4 or 6). */
 enum gc_status gc_integrator_leapfrog_create(struct gc_integrator *in);
+enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order);
 
 #ifdef __cplusplus
 }

@@ -11,9 +11,10 @@ struct leapfrog {
     uint64_t steps;  /* steps since start */
 };
 
-static enum gc_status start(struct gc_integrator *in)
+static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
 {
     struct leapfrog *lf = in->ctx;
+    (void)bodies; /* the backend already holds them in the float layout leapfrog uses */
     lf->time = 0.0;
     lf->steps = 0;
     /* The kick-drift-kick step expects accelerations that match the positions on entry. */
@@ -90,6 +91,7 @@ static void destroy(struct gc_integrator *in)
 
 static const struct gc_integrator_iface leapfrog_iface = {
     .name = "leapfrog",
+    .double_state = 0,
     .start = start,
     .advance = advance,
     .time = time_of,

@@ -19,18 +19,35 @@ const unsigned char gc_layout_tags[GC_LAYOUT_BLOCKS] = {
 };
 const size_t gc_dubinski_blocks[GC_LAYOUT_BLOCKS] = {16384, 16384, 8192, 8192, 16384, 16384};
 
+/* The six galaxy blocks, then the optional block of cluster stars. */
+#define LAYOUT_MAX (GC_LAYOUT_BLOCKS + 1)
+static unsigned char block_tag(int b)
+{
+    return b < GC_LAYOUT_BLOCKS ? gc_layout_tags[b] : GC_TAG(0, GC_STAR);
+}
+
+static int block_of(unsigned char tag)
+{
+    if (GC_TAG_COMPONENT(tag) == GC_STAR)
+        return GC_LAYOUT_BLOCKS;
+    for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
+        if (tag == gc_layout_tags[k])
+            return k;
+    return -1;
+}
+
 /* Longest accepted line: a row of 7 %g numbers is ~80 bytes; generous for other writers. */
 #define MAX_LINE 1024
 
 struct rows {
-    float *v;   /* 7 floats per row */
+    double *v;  /* 7 numbers per row, as written: a table of doubles keeps them */
     size_t n, cap;
 };
 
 static int grow(struct rows *r)
 {
     size_t cap = r->cap ? 2 * r->cap : 4096;
-    float *v;
+    double *v;
     if (cap > GC_MAX_BODIES)
         cap = GC_MAX_BODIES;
     v = realloc(r->v, cap * 7 * sizeof *v);
@@ -66,14 +83,17 @@ static int parse_row(const char *s, double out[7], const char **bad)
     }
 }
 
-static int parse_layout(const char *line, size_t blocks[GC_LAYOUT_BLOCKS])
+/* Six block sizes, and optionally a seventh: the stars of a cluster model (GC_STAR). */
+static int parse_layout(const char *line, size_t blocks[LAYOUT_MAX])
 {
     const char *s = line + strlen(GC_LAYOUT_HEADER);
-    for (int i = 0; i < GC_LAYOUT_BLOCKS; i++) {
+    for (int i = 0; i < LAYOUT_MAX; i++) {
         char *end;
         unsigned long long v;
         while (*s == ' ' || *s == '\t')
             s++;
+        if (i == GC_LAYOUT_BLOCKS && (*s == '\0' || *s == '\n' || *s == '\r'))
+            break;
         if (!isdigit((unsigned char)*s))
             return 0;
         errno = 0;
@@ -93,7 +113,7 @@ static const char *kColumn[7] = {"mass", "x", "y", "z", "vx", "vy", "vz"};
 enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
 {
     struct rows r = {0};
-    size_t blocks[GC_LAYOUT_BLOCKS] = {0};
+    size_t blocks[LAYOUT_MAX] = {0};
     int has_layout = 0;
     char line[MAX_LINE + 2];
     unsigned long lineno = 0;
@@ -194,7 +214,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
             }
         }
         for (int c = 0; c < 7; c++)
-            r.v[7 * r.n + c] = (float)v[c];
+            r.v[7 * r.n + c] = v[c];
         r.n++;
     }
 
@@ -218,7 +238,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
     }
     if (has_layout) {
         size_t sum = 0;
-        for (int i = 0; i < GC_LAYOUT_BLOCKS; i++)
+        for (int i = 0; i < LAYOUT_MAX; i++)
             sum += blocks[i];
         if (sum != r.n) {
             gc_log_error("%s: '%s' header declares %zu rows but the file has %zu", path,
@@ -227,7 +247,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
             goto done;
         }
     } else if (r.n == GC_DUBINSKI_ROWS) {
-        memcpy(blocks, gc_dubinski_blocks, sizeof blocks);
+        memcpy(blocks, gc_dubinski_blocks, sizeof gc_dubinski_blocks);
     } else {
         blocks[0] = r.n;
         gc_log_info("%s: %zu rows, not the 81,920 of the Dubinski table and no '%s' header: "
@@ -235,23 +255,27 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
     }
 
     st = gc_bodies_alloc(out, r.n);
-    if (st != GC_OK)
+    if (st == GC_OK)
+        st = gc_bodies_alloc_f64(out);
+    if (st != GC_OK) {
+        gc_bodies_free(out);
         goto done;
+    }
     {
+        /* The numbers as written, in double (a table written from a double-precision run
+         * restarts it exactly); pos/vel get them rounded to float. */
         size_t i = 0;
-        for (int b = 0; b < GC_LAYOUT_BLOCKS; b++)
+        for (int b = 0; b < LAYOUT_MAX; b++)
             for (size_t k = 0; k < blocks[b]; k++, i++) {
-                const float *row = &r.v[7 * i];
-                out->pos[4 * i + 0] = row[1];
-                out->pos[4 * i + 1] = row[2];
-                out->pos[4 * i + 2] = row[3];
-                out->pos[4 * i + 3] = row[0];
-                out->vel[4 * i + 0] = row[4];
-                out->vel[4 * i + 1] = row[5];
-                out->vel[4 * i + 2] = row[6];
-                out->vel[4 * i + 3] = 0.0f;
-                out->tag[i] = gc_layout_tags[b];
+                const double *row = &r.v[7 * i];
+                for (int c = 0; c < 3; c++) {
+                    out->pos64[3 * i + c] = row[1 + c];
+                    out->vel64[3 * i + c] = row[4 + c];
+                }
+                out->mass64[i] = row[0];
+                out->tag[i] = block_tag(b);
             }
+        gc_bodies_sync_f32(out);
     }
 
 done:
@@ -262,29 +286,42 @@ done:
 
 enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
-    size_t count[GC_LAYOUT_BLOCKS] = {0};
+    size_t count[LAYOUT_MAX] = {0};
     FILE *f;
     int ok;
 
-    for (size_t i = 0; i < b->n; i++)
-        for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
-            if (b->tag[i] == gc_layout_tags[k])
-                count[k]++;
+    for (size_t i = 0; i < b->n; i++) {
+        const int k = block_of(b->tag[i]);
+        if (k < 0) {
+            gc_log_error("%s: body %zu has tag %u, which no block of the table holds", path, i,
+                         (unsigned)b->tag[i]);
+            return GC_ERR_INVALID;
+        }
+        count[k]++;
+    }
     f = fopen(path, "w");
     if (!f) {
         gc_log_error("%s: cannot create: %s", path, strerror(errno));
         return GC_ERR_IO;
     }
     fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
-    fprintf(f, "%s %zu %zu %zu %zu %zu %zu\n", GC_LAYOUT_HEADER, count[0], count[1], count[2],
+    fprintf(f, "%s %zu %zu %zu %zu %zu %zu", GC_LAYOUT_HEADER, count[0], count[1], count[2],
             count[3], count[4], count[5]);
-    for (int k = 0; k < GC_LAYOUT_BLOCKS; k++)
+    if (count[GC_LAYOUT_BLOCKS])
+        fprintf(f, " %zu", count[GC_LAYOUT_BLOCKS]);
+    fputc('\n', f);
+    for (int k = 0; k < LAYOUT_MAX; k++)
         for (size_t i = 0; i < b->n; i++) {
-            const float *x = &b->pos[4 * i], *v = &b->vel[4 * i];
-            if (b->tag[i] != gc_layout_tags[k])
+            if (block_of(b->tag[i]) != k)
                 continue;
-            fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", x[3], x[0], x[1], x[2], v[0],
-                    v[1], v[2]);
+            if (b->pos64) /* %.17g: every double exact */
+                fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", b->mass64[i],
+                        b->pos64[3 * i], b->pos64[3 * i + 1], b->pos64[3 * i + 2],
+                        b->vel64[3 * i], b->vel64[3 * i + 1], b->vel64[3 * i + 2]);
+            else /* %.9g: every float exact */
+                fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", b->pos[4 * i + 3],
+                        b->pos[4 * i], b->pos[4 * i + 1], b->pos[4 * i + 2], b->vel[4 * i],
+                        b->vel[4 * i + 1], b->vel[4 * i + 2]);
         }
     ok = !ferror(f);
     if (fclose(f) != 0)

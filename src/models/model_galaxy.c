@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "rng.h"
 #include "units.h"
 
 #define PI 3.14159265358979323846
@@ -103,6 +104,7 @@ double gc_model_galaxy_mass_fraction(const struct gc_model_galaxy_params *p,
     case GC_DISK: return disk_frac(p, r);
     case GC_BULGE: return hern_frac(r, p->bulge_a, p->bulge_rt);
     case GC_HALO: return hern_frac(r, p->halo_a, p->halo_rt);
+    case GC_STAR: break; /* not a component of a galaxy */
     }
     return 0.0;
 }
@@ -404,56 +406,6 @@ static void build_tables(const struct gc_model_galaxy_params *p, struct tables *
     free(gam2);
     free(kap);
     free(zpull);
-}
-
-/* ---- random numbers: xoshiro256** seeded by splitmix64 (Blackman & Vigna 2018) ---- */
-
-struct rng {
-    uint64_t s[4];
-    double spare;   /* second Box-Muller deviate */
-    int has_spare;
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *g, uint64_t seed, uint64_t block, uint64_t chunk)
-{
-    uint64_t x = seed;
-    x = splitmix64(&x) ^ (block * 0xD1B54A32D192ED03ULL);
-    x = splitmix64(&x) ^ (chunk * 0x8CB92BA72F3D8DD7ULL);
-    for (int i = 0; i < 4; i++)
-        g->s[i] = splitmix64(&x);
-    g->has_spare = 0;
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(struct rng *g)
-{
-    uint64_t *s = g->s;
-    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return r;
-}
-
-/* Uniform in the open interval (0, 1). */
-static double uniform(struct rng *g)
-{
-    return ((double)(rng_next(g) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
 static double gauss(struct rng *g)

@@ -10,7 +10,7 @@
 
 #include "backend_cuda.h"
 #include "log.h"
-#include "model_galaxy.h"
+#include "models.h"
 #include "sim.h"
 
 /* Flops per interaction as the classic CUDA nbody sample counts them, so GFLOP/s figures
@@ -239,7 +239,7 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
             st = bench_one(opt, initial, backend, &rows[k]);
         } else {
             struct gc_bodies bodies = {0};
-            st = gc_model_galaxy_build(opt->model, ns[k], opt->seed, &bodies);
+            st = gc_models_build(opt->model, ns[k], opt->seed, &bodies);
             if (st == GC_OK)
                 st = bench_one(opt, &bodies, backend, &rows[k]);
             gc_bodies_free(&bodies);

@@ -1,14 +1,16 @@
-/* --steps mode: K leapfrog steps without a window, a table of conserved quantities on stdout. */
+/* --steps / --t-end mode: integrate without a window, a table of conserved quantities on stdout. */
 /* SPDX-License-Identifier: MIT */
 #include "steps.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "diagnostics.h"
 #include "log.h"
 #include "sim.h"
+#include "snapshots.h"
 
 static double now_s(void)
 {
@@ -22,53 +24,96 @@ static double norm3(const double v[3])
     return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
-static void print_row(const struct gc_sim *s, const struct gc_diagnostics *d, double e0)
+/* Galaxies show time in Myr (the Dubinski table's scaling); star clusters in Henon units. */
+static double shown_time(const struct gc_options *o, const struct gc_sim *s)
+{
+    return o->units == GC_UNITS_GALAXY ? gc_sim_time_myr(s) : gc_sim_time(s);
+}
+
+/* wall: seconds spent advancing so far (no diagnostics or snapshot I/O); interactions:
+ * pairs evaluated so far (active x N per block step, self-pairs counted) -- so that the
+ * cost of any interval is the difference of two rows. */
+static void print_row(const struct gc_options *o, const struct gc_sim *s,
+                      const struct gc_diagnostics *d, double e0, double wall)
 {
     struct gc_integrator_stats st;
     gc_sim_stats(s, &st);
-    printf("%10llu %11.2f %15.8e %11.3e %11.3e %11.3e %11.3e\n", (unsigned long long)st.steps,
-           gc_sim_time_myr(s), d->energy, (d->energy - e0) / fabs(e0), norm3(d->momentum),
-           norm3(d->angular_momentum), norm3(d->com_vel));
+    printf("%10llu %11.*f %19.12e %11.3e %11.3e %11.3e %11.3e %10.3f %12.6e\n",
+           (unsigned long long)st.steps, o->units == GC_UNITS_GALAXY ? 2 : 5, shown_time(o, s),
+           d->energy, (d->energy - e0) / fabs(e0), norm3(d->momentum),
+           norm3(d->angular_momentum), norm3(d->com_vel), wall, st.interactions);
+}
+
+static void print_header(const struct gc_options *o, const struct gc_sim *s,
+                         const struct gc_bodies *initial, const struct gc_diagnostics *d,
+                         double t_end)
+{
+    const char *scheme = gc_sim_integrator(s);
+    printf("# %zu bodies, backend %s (%s), integrator %s, eps %g, ", initial->n,
+           gc_backend_name(s->backend), gc_backend_device_name(s->backend), scheme,
+           s->p.eps);
+    if (strcmp(scheme, "leapfrog") == 0)
+        printf("dt %g (%.3g Myr), %u steps\n", s->p.dt, s->p.dt * GC_MYR_PER_TIME_UNIT,
+               o->steps ? o->steps : (unsigned)llround(t_end / s->p.dt));
+    else
+        printf("eta %g, dt_max %g, to t = %g\n", s->integrator->p.eta, s->integrator->p.dt_max,
+               t_end);
+    printf("# total mass %.10g, kinetic %.8e, potential %.8e, virial ratio 2K/|W| %.4f\n",
+           d->mass, d->kinetic, d->potential, 2.0 * d->kinetic / fabs(d->potential));
+    printf("# %8s %11s %19s %11s %11s %11s %11s %10s %12s\n", "step",
+           o->units == GC_UNITS_GALAXY ? "time[Myr]" : "time", "energy", "dE/|E0|", "|P|",
+           "|L|", "|v_com|", "wall[s]", "interactions");
 }
 
 enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,
                             struct gc_backend *b)
 {
     struct gc_sim sim;
+    struct gc_sim_params p = o->params;
+    struct gc_snapshots snaps = {0};
     struct gc_bodies scratch = {0};
     struct gc_diagnostics d;
+    struct gc_integrator_stats s0, s1;
+    const double t_end = o->t_end > 0.0 ? o->t_end : (double)o->steps * o->params.dt;
+    /* Reports every X steps (--steps) or every X time units (--t-end); start and end only
+     * without --report-every. */
+    const double every = o->report_every > 0.0
+                             ? (o->steps ? o->report_every * o->params.dt : o->report_every)
+                             : t_end;
+    const long nreports = (long)ceil(t_end / every - 1e-9);
     double e0, t0, elapsed = 0.0;
-    unsigned done = 0, every = o->report_every ? o->report_every : o->steps;
-    enum gc_status st = gc_sim_init(&sim, b, NULL, initial, &o->params);
+    enum gc_status st;
+
+    /* Hermite: make every report time a block time, where all bodies are synchronised. */
+    p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
+                                    every);
+    p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
+    st = gc_sim_init(&sim, b, NULL, initial, &p);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
+    if (st == GC_OK)
+        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial);
     if (st != GC_OK)
         goto out;
     st = gc_diagnostics_measure(&sim, &scratch, &d);
     if (st != GC_OK)
         goto out;
     e0 = d.energy;
-    printf("# %zu bodies, backend %s (%s), dt %g (%.3g Myr), eps %g, %u steps\n", initial->n,
-           gc_backend_name(b), gc_backend_device_name(b), o->params.dt,
-           o->params.dt * GC_MYR_PER_TIME_UNIT, o->params.eps, o->steps);
-    printf("# total mass %.10g, kinetic %.8e, potential %.8e, virial ratio 2K/|W| %.4f\n",
-           d.mass, d.kinetic, d.potential, 2.0 * d.kinetic / fabs(d.potential));
-    printf("# %8s %11s %15s %11s %11s %11s %11s\n", "step", "time[Myr]", "energy", "dE/|E0|",
-           "|P|", "|L|", "|v_com|");
-    print_row(&sim, &d, e0);
+    print_header(o, &sim, initial, &d, t_end);
+    print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
-    while (done < o->steps) {
-        unsigned k = o->steps - done < every ? o->steps - done : every;
+    gc_sim_stats(&sim, &s0);
+    for (long k = 1; k <= nreports; k++) {
+        const double t = k == nreports ? t_end : (double)k * every;
+        double w0 = snaps.write_s;
         t0 = now_s();
-        st = gc_sim_advance(&sim, gc_sim_time(&sim) + (double)k * o->params.dt);
+        st = gc_snapshots_advance(&snaps, &sim, t);
         if (st == GC_OK)
             st = gc_backend_sync(b);
-        elapsed += now_s() - t0;
-        if (st != GC_OK)
-            goto out;
-        done += k;
-        st = gc_diagnostics_measure(&sim, &scratch, &d);
+        elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
+        if (st == GC_OK)
+            st = gc_diagnostics_measure(&sim, &scratch, &d);
         if (st != GC_OK)
             goto out;
         if (!isfinite(d.energy)) {
@@ -77,16 +122,21 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
             st = GC_ERR_INVALID;
             goto out;
         }
-        print_row(&sim, &d, e0);
+        print_row(o, &sim, &d, e0, elapsed);
         fflush(stdout);
     }
-    {
-        double n = (double)initial->n;
-        printf("# %u steps in %.3f s: %.2f steps/s, %.3e interactions/s (N^2 per step, "
-               "self-pairs counted)\n", o->steps, elapsed, o->steps / elapsed,
-               n * n * o->steps / elapsed);
-    }
+    gc_sim_stats(&sim, &s1);
+    printf("# %llu %s in %.3f s: %.2f %s/s, %.3e interactions/s (%s)\n",
+           (unsigned long long)(s1.steps - s0.steps),
+           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0 ? "steps" : "block steps", elapsed,
+           (double)(s1.steps - s0.steps) / elapsed,
+           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0 ? "steps" : "block steps",
+           (s1.interactions - s0.interactions) / elapsed,
+           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0
+               ? "N^2 per step, self-pairs counted"
+               : "active x N per block step, self-pairs counted");
 out:
+    gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);
     gc_sim_free(&sim);
     return st;

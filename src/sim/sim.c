@@ -46,6 +46,7 @@ static struct gc_integrator_params integrator_params(const struct gc_sim_params 
     ip.eps = p->eps;
     ip.eta = p->eta;
     ip.dt_max = p->dt_max;
+    ip.fixed_dt = p->fixed_dt;
     return ip;
 }
 
@@ -62,7 +63,7 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
     if (st == GC_OK)
-        st = s->integrator->iface->start(s->integrator);
+        st = s->integrator->iface->start(s->integrator, bodies);
     s->time = 0.0;
     s->n = bodies->n;
     return st;
@@ -171,6 +172,9 @@ static enum gc_status gather(struct gc_sim *s, struct gc_bodies *dst)
 enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst)
 {
     enum gc_status st = synchronise_view(s);
+    /* A double-precision state comes back in double (dst owns the arrays it gains). */
+    if (st == GC_OK && s->integrator->iface->double_state && !dst->pos64)
+        st = gc_bodies_alloc_f64(dst);
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
     return st != GC_OK ? st : gather(s, dst);
@@ -190,6 +194,16 @@ void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out)
 {
     memset(out, 0, sizeof *out);
     s->integrator->iface->stats(s->integrator, out);
+}
+
+double gc_sim_anchor_dt_max(double dt_max, double interval)
+{
+    double d = interval;
+    if (!(interval > 0.0) || !isfinite(interval))
+        return dt_max;
+    while (d > dt_max)
+        d *= 0.5;
+    return d;
 }
 
 const char *gc_sim_integrator(const struct gc_sim *s)

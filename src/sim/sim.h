@@ -31,6 +31,8 @@ struct gc_sim_params {
     float eps;  /* Plummer softening length, N-body units; default GC_DEFAULT_EPS */
     double eta;    /* Hermite accuracy parameter; 0 = the scheme's default */
     double dt_max; /* Hermite largest block step; 0 = the scheme's default */
+    double fixed_dt; /* Hermite: 0 = individual block steps (default); > 0 = shared fixed
+                      * steps of this size (dt_max over a power of two), for tests */
 };
 
 /* The viewer, headless mode, benchmarks and tests drive a simulation only through the
@@ -82,6 +84,9 @@ double gc_sim_time(const struct gc_sim *s);
 double gc_sim_time_myr(const struct gc_sim *s);
 /* Counters since the start (steps or block steps, interactions). */
 void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out);
+/* The largest interval / 2^k (k >= 0) not above dt_max: a largest block step that makes
+ * every multiple of `interval` a block time, where all bodies are synchronised. */
+double gc_sim_anchor_dt_max(double dt_max, double interval);
 /* The integrator's name. */
 const char *gc_sim_integrator(const struct gc_sim *s);
 

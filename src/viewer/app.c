@@ -26,6 +26,7 @@
 #include "screenshot.h"
 #include "shader.h"
 #include "sim.h"
+#include "snapshots.h"
 #include "tour.h"
 #include "track.h"
 
@@ -64,6 +65,7 @@ struct gc_app {
     int track_ok;
     unsigned track_age;              /* frames since the track was measured */
     struct gc_bodies scratch;        /* download target for energy and track measurements */
+    struct gc_snapshots snapshots;   /* --snapshot-every schedule (off when not given) */
     char shader_dir[4096];
     int gl_ready;                    /* 1 while renderer, post and HUD GL objects exist */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
@@ -251,6 +253,10 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     st = gc_sim_init(&a->sim, backend, NULL, initial, &opt->params);
     if (st != GC_OK)
         return st;
+    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
+                           initial);
+    if (st != GC_OK)
+        return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);
     if (st != GC_OK)
         return st;
@@ -273,6 +279,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
 static void app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
+    gc_snapshots_free(&a->snapshots);
     gc_sim_free(&a->sim);
 }
 
@@ -318,8 +325,8 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
     int timed = a->step_s <= 0.0 || a->step_s > SLOW_STEP_S ||
                 (adapt && (!a->auto_settled || a->frames_since_timing >= TIME_EVERY));
     double t0 = now_s();
-    enum gc_status st = gc_sim_advance(&a->sim, gc_sim_time(&a->sim) +
-                                                    k * gc_sim_frame_dt(&a->sim));
+    enum gc_status st = gc_snapshots_advance(&a->snapshots, &a->sim,
+                                             gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
     if (st == GC_OK && timed)
         st = gc_backend_sync(a->backend);
     if (st != GC_OK) {

@@ -23,8 +23,14 @@ static int has_shaders(const char *dir)
     return 1;
 }
 
+/* Installed layout, relative to the binary's folder; set by CMake from GNUInstallDirs. */
+#ifndef GC_SHADER_REL_DIR
+#define GC_SHADER_REL_DIR "../share/galaxy/shaders"
+#endif
+
 enum gc_status gc_shader_find_dir(char *dir, size_t size)
 {
+    static const char *const rel[] = {"shaders", GC_SHADER_REL_DIR};
     const char *env = getenv("GC_SHADER_DIR");
     char exe[4096];
     ssize_t len;
@@ -36,28 +42,19 @@ enum gc_status gc_shader_find_dir(char *dir, size_t size)
         gc_log_error("GC_SHADER_DIR=%s holds no particles.vert", env);
         return GC_ERR_IO;
     }
+    /* The binary's own path, not the working folder: the viewer may be started from anywhere. */
     len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        char *slash;
-        exe[len] = '\0';
-        slash = strrchr(exe, '/');
-        if (slash) {
-            slash[1] = '\0';
-            if (snprintf(dir, size, "%sshaders", exe) < (int)size && has_shaders(dir))
-                return GC_OK;
-        }
+    exe[len > 0 ? len : 0] = '\0';
+    if (!strchr(exe, '/')) {
+        gc_log_error("shaders not found: cannot read /proc/self/exe (set GC_SHADER_DIR)");
+        return GC_ERR_IO;
     }
-#ifdef GC_SHADER_SOURCE_DIR
-    if (has_shaders(GC_SHADER_SOURCE_DIR) && strlen(GC_SHADER_SOURCE_DIR) < size) {
-        snprintf(dir, size, "%s", GC_SHADER_SOURCE_DIR);
-        return GC_OK;
-    }
-    gc_log_error("shaders not found: looked in %sshaders and %s (set GC_SHADER_DIR)",
-                 len > 0 ? exe : "<binary folder>/", GC_SHADER_SOURCE_DIR);
-#else
-    gc_log_error("shaders not found: looked in %sshaders (set GC_SHADER_DIR)",
-                 len > 0 ? exe : "<binary folder>/");
-#endif
+    strrchr(exe, '/')[1] = '\0';
+    for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++)
+        if (snprintf(dir, size, "%s%s", exe, rel[k]) < (int)size && has_shaders(dir))
+            return GC_OK;
+    gc_log_error("shaders not found: looked in %s%s and %s%s (set GC_SHADER_DIR)", exe, rel[0],
+                 exe, rel[1]);
     return GC_ERR_IO;
 }
 

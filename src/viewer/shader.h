@@ -12,9 +12,10 @@ extern "C" {
 #endif
 
 /* Finds the shader folder: $GC_SHADER_DIR if set, else "shaders" next to the running
- * binary (the build copies it there), else the source tree's folder compiled in as
- * GC_SHADER_SOURCE_DIR. Writes it into dir (size bytes). GC_ERR_IO, naming the places
- * tried, when none holds particles.vert. */
+ * binary (the build tree: the build copies them there), else the installed folder
+ * relative to the binary (GC_SHADER_REL_DIR, e.g. ../share/galaxy/shaders), so the result
+ * does not depend on the working folder. Writes it into dir (size bytes). GC_ERR_IO,
+ * naming the places tried, when none holds particles.vert. */
 enum gc_status gc_shader_find_dir(char *dir, size_t size);
 
 /* Compiles dir/<name>.vert and dir/<name>.frag and links them into *program (a current GL

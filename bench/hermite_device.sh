@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Hermite on the GPU machine, in one call: the CUDA Hermite tests, then Table 2 of
+# Portegies Zwart, Belleman & Geldof (2007) (Plummer, eps 1/256, t = 0.25 -> 0.5 timed) and
+# the time per block step against the active count. Prebuilt binaries come in BIN
+# (default .devbuild/bin: galaxy-bench, test_hermite, hermite_blocks, lib/ for libgomp).
+# Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, double,
+# blocks; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
+# seconds from start, default 580) is near.
+set -u
+BIN=${BIN:-.devbuild/bin}
+OUT=${OUT:-/tmp/out}
+DEADLINE=${DEADLINE:-580}
+export LD_LIBRARY_PATH=$BIN/lib:${LD_LIBRARY_PATH:-}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
+
+left() { echo $((DEADLINE - SECONDS)); }
+
+# One Plummer run; rows at every quarter time unit (time, energy, wall, interactions).
+plummer() { # order N t_end [extra env...]
+    local order=$1 n=$2 t=$3
+    local budget=$(( $(left) - 5 ))
+    if [ "$budget" -lt 10 ]; then echo "## skipped N=$n hermite$order (deadline)"; return; fi
+    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-mixed}"
+    timeout "$budget" "$BIN/galaxy-bench" --model plummer -n "$n" --integrator "hermite$order" \
+        --t-end "$t" --report-every 0.25 --backend cuda --quiet
+    echo "## rc=$?"
+}
+
+table() { # order, N list for t_end 1, N list for t_end 0.5
+    local order=$1
+    for n in $2; do plummer "$order" "$n" 1; done
+    for n in $3; do plummer "$order" "$n" 0.5; done
+}
+
+small="256 512 1024 2048 4096 8192 16384 32768 65536"
+for stage in "$@"; do
+    f="$OUT/$stage.txt"
+    echo "=== $stage ($(left) s left)"
+    case $stage in
+    tests)
+        timeout 200 "$BIN/test_hermite" cuda >"$f" 2>&1; echo "rc(mixed)=$?" >>"$f"
+        GC_CUDA_HERMITE=double timeout 200 "$BIN/test_hermite" cuda >>"$f" 2>&1
+        echo "rc(double)=$?" >>"$f" ;;
+    h4) table 4 "$small" "131072 262144" >"$f" 2>&1 ;;
+    h4big) table 4 "" "524288" >"$f" 2>&1 ;;
+    h6) table 6 "$small" "131072 262144" >"$f" 2>&1 ;;
+    h6big) table 6 "" "524288" >"$f" 2>&1 ;;
+    double) GC_CUDA_HERMITE=double table 4 "1024 8192 65536" "262144" >"$f" 2>&1
+            GC_CUDA_HERMITE=double table 6 "1024 8192 65536" "262144" >>"$f" 2>&1 ;;
+    blocks) { timeout 120 "$BIN/hermite_blocks" 65536 4 0.125
+              timeout 120 "$BIN/hermite_blocks" 262144 4 0.0625; } >"$f" 2>&1 ;;
+    esac
+    tail -n 40 "$f"
+done

@@ -1,0 +1,531 @@
+/* The Hermite block-step kernels: block selection, force with jerk (and snap) of the active bodies with the prediction fused in, correction, view and potential, all in a fixed launch shape so one CUDA graph replays them. */
+/* SPDX-License-Identifier: MIT */
+#include <climits>
+
+#include <cuda_runtime.h>
+
+#include "gc_kernels.h"
+#include "hermite_body.h"
+
+/* Threads per block of every kernel here, and the length of a shared-memory j tile. */
+#define HT 256
+
+/* The launch shape never changes (a graph replays it), so each kernel reads the active
+ * count m from device memory and lays out its work from it:
+ *  - ni active bodies per block, each served by q = HT/ni threads that split the tile's j
+ *    bodies between them (m >= HT: ni = HT, one thread per body; a block of one active body
+ *    has all HT threads on its j range, as GPU Gems' "q threads per body");
+ *  - the j range split into `slices` over blocks (HiGPUs' Bfactor) so that a small block
+ *    step still fills the chip; the correct kernel adds the slices' partial sums in order.
+ * The same m gives the same layout, so results repeat run to run. */
+struct hplan {
+    int ni, q, groups, slices, tps;
+};
+
+static __host__ __device__ hplan plan_of(int m, int n, int grid)
+{
+    hplan p;
+    const int ntiles = (n + HT - 1) / HT;
+    int s;
+    if (m >= HT) {
+        p.ni = HT;
+        p.groups = (m + HT - 1) / HT;
+    } else {
+        p.ni = 1;
+        while (p.ni < m)
+            p.ni <<= 1;
+        p.groups = 1;
+    }
+    p.q = HT / p.ni;
+    s = grid / p.groups;
+    s = s < 1 ? 1 : s > ntiles ? ntiles : s;
+    p.tps = (ntiles + s - 1) / s;
+    p.slices = (ntiles + p.tps - 1) / p.tps;
+    return p;
+}
+
+static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
+{
+    return ldexp(H.dt_max, -GC_HERMITE_LEVELS);
+}
+
+static __device__ __forceinline__ void load3(const double *p, int i, double out[3])
+{
+    out[0] = p[3 * (size_t)i];
+    out[1] = p[3 * (size_t)i + 1];
+    out[2] = p[3 * (size_t)i + 2];
+}
+
+static __device__ __forceinline__ void store3(double *p, int i, const double in[3])
+{
+    p[3 * (size_t)i] = in[0];
+    p[3 * (size_t)i + 1] = in[1];
+    p[3 * (size_t)i + 2] = in[2];
+}
+
+/* Body i's Taylor series from its own time to tick t (ap only when non-NULL). */
+template <int ORDER>
+static __device__ __forceinline__ void predict_body(const gc_cuda_hermite &H, int i, long long t,
+                                                    double xp[3], double vp[3], double *ap)
+{
+    double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    const double h = (double)(t - H.t[i]) * tick_of(H);
+    load3(H.x, i, x);
+    load3(H.v, i, v);
+    load3(H.a, i, a);
+    load3(H.j, i, j);
+    if (ORDER == 6) {
+        load3(H.s, i, s);
+        load3(H.c, i, c);
+    }
+    gc_hermite_predict(ORDER, h, x, v, a, j, s, c, xp, vp, ap);
+}
+
+/* The first error wins; the integrator reports it from the counters. */
+static __device__ void record_error(gc_cuda_hermite_ctl *ctl, int code, long long i, long long j)
+{
+    if (atomicCAS(&ctl->error, 0, code) == 0) {
+        ctl->error_i = i;
+        ctl->error_j = j;
+    }
+}
+
+static __device__ __forceinline__ bool finite3(const double p[3])
+{
+    return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
+}
+
+/* ---- selection: t_next = min_i (t_i + dt_i), then the bodies due then, compacted ---- */
+
+static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
+{
+    __shared__ long long red[HT / 32];
+    long long best = LLONG_MAX;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        H.ctl->count = 0; /* the compaction that follows counts from zero */
+    for (int i = blockIdx.x * HT + threadIdx.x; i < H.n; i += gridDim.x * HT) {
+        const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
+        best = ti < best ? ti : best;
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        const long long o = __shfl_down_sync(0xffffffffu, best, off);
+        best = o < best ? o : best;
+    }
+    if ((threadIdx.x & 31) == 0)
+        red[threadIdx.x >> 5] = best;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < HT / 32; w++)
+            best = red[w] < best ? red[w] : best;
+        atomicMin(&H.ctl->t_min, best);
+    }
+}
+
+/* use_ctl = 0: t_limit is the argument and is stored for the graph's replays; 1 (inside
+ * the graph): the stored one. The block is due when t_next <= t_limit and no error is
+ * pending; inside a graph, `due` is also the while loop's condition. */
+static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
+                                                              long long t_limit, int use_ctl)
+{
+    gc_cuda_hermite_ctl *ctl = H.ctl;
+    const long long tn = ctl->t_min;
+    const long long lim = use_ctl ? ctl->t_limit : t_limit;
+    const int due = tn <= lim && ctl->error == 0;
+    const int lane = threadIdx.x & 31;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        ctl->due = due;
+        if (!use_ctl)
+            ctl->t_limit = t_limit;
+        if (due)
+            ctl->t_next = tn;
+        if (H.cond)
+            cudaGraphSetConditional((cudaGraphConditionalHandle)H.cond, due ? 1u : 0u);
+    }
+    if (!due)
+        return;
+    /* Warp-uniform loop: every lane takes part in the ballot. */
+    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += gridDim.x * HT) {
+        const int i = base + lane;
+        const bool hit = i < H.n && H.t[i] + GC_HERMITE_TICKS(H.level[i]) == tn;
+        const unsigned mask = __ballot_sync(0xffffffffu, hit);
+        int slot = 0;
+        if (lane == 0 && mask)
+            slot = atomicAdd(&ctl->count, __popc(mask));
+        slot = __shfl_sync(0xffffffffu, slot, 0);
+        if (hit)
+            H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
+    }
+}
+
+/* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
+
+/* R is the type of everything after the reciprocal distance: float (mixed precision:
+ * differences, r^2, 1/r and the sums in double, as HiGPUs does) or double (all double).
+ * Each j body is predicted to the block time as its tile is loaded, so no separate
+ * prediction pass over all n bodies is needed per block step. */
+template <int ORDER, typename R>
+static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
+{
+    __shared__ double sx[HT], sy[HT], sz[HT], sm[HT];
+    __shared__ R svx[HT], svy[HT], svz[HT];
+    __shared__ R sax[ORDER == 6 ? HT : 1], say[ORDER == 6 ? HT : 1], saz[ORDER == 6 ? HT : 1];
+    __shared__ int sid[HT];
+    __shared__ double red[HT / 32][9];
+    constexpr int NV = ORDER == 6 ? 9 : 6;
+    gc_cuda_hermite_ctl *ctl = H.ctl;
+    if (!ctl->due)
+        return;
+    const int m = ctl->count;
+    const long long tn = ctl->t_next;
+    const hplan p = plan_of(m, H.n, H.grid);
+    const int ntiles = (H.n + HT - 1) / HT;
+    const int units = p.groups * p.slices;
+    const int il = threadIdx.x / p.q, lane = threadIdx.x % p.q;
+    const double eps2 = H.eps2;
+
+    for (int u = blockIdx.x; u < units; u += gridDim.x) {
+        const int g = u / p.slices, sl = u % p.slices;
+        const int aidx = g * p.ni + il;
+        const bool valid = aidx < m;
+        const int i = valid ? H.active[aidx] : -1;
+        double xi[3] = {0, 0, 0}, vi[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+        double acc[NV];
+        R vr[3], ar[3];
+        if (valid)
+            predict_body<ORDER>(H, i, tn, xi, vi, ORDER == 6 ? ai : nullptr);
+        for (int k = 0; k < 3; k++) {
+            vr[k] = (R)vi[k];
+            ar[k] = (R)ai[k];
+        }
+        for (int k = 0; k < NV; k++)
+            acc[k] = 0.0;
+        const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
+        for (int tt = t0; tt < t1; tt++) {
+            const int j = tt * HT + threadIdx.x;
+            __syncthreads(); /* the previous tile has been used by every thread */
+            if (j < H.n) {
+                double xp[3], vp[3], ap[3] = {0, 0, 0};
+                predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
+                sx[threadIdx.x] = xp[0];
+                sy[threadIdx.x] = xp[1];
+                sz[threadIdx.x] = xp[2];
+                sm[threadIdx.x] = H.m[j];
+                svx[threadIdx.x] = (R)vp[0];
+                svy[threadIdx.x] = (R)vp[1];
+                svz[threadIdx.x] = (R)vp[2];
+                if (ORDER == 6) {
+                    sax[threadIdx.x] = (R)ap[0];
+                    say[threadIdx.x] = (R)ap[1];
+                    saz[threadIdx.x] = (R)ap[2];
+                }
+                sid[threadIdx.x] = j;
+            } else { /* padding: no mass, skipped below when it would divide by zero */
+                sx[threadIdx.x] = sy[threadIdx.x] = sz[threadIdx.x] = 0.0;
+                sm[threadIdx.x] = 0.0;
+                svx[threadIdx.x] = svy[threadIdx.x] = svz[threadIdx.x] = (R)0;
+                if (ORDER == 6)
+                    sax[threadIdx.x] = say[threadIdx.x] = saz[threadIdx.x] = (R)0;
+                sid[threadIdx.x] = -1;
+            }
+            __syncthreads();
+            if (!valid)
+                continue;
+            for (int k = lane; k < HT; k += p.q) {
+                const double dx = sx[k] - xi[0], dy = sy[k] - xi[1], dz = sz[k] - xi[2];
+                const double r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, eps2)));
+                if (r2 == 0.0) { /* only with eps = 0: the self-pair, padding or a collision */
+                    if (sid[k] >= 0 && sid[k] != i)
+                        record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, sid[k]);
+                    continue;
+                }
+                const double rinv = rsqrt(r2);
+                const double rinv2 = rinv * rinv;
+                const R mr3 = (R)(sm[k] * rinv * rinv2), ri2 = (R)rinv2;
+                const R rx = (R)dx, ry = (R)dy, rz = (R)dz;
+                const R wx = svx[k] - vr[0], wy = svy[k] - vr[1], wz = svz[k] - vr[2];
+                const R alpha = (rx * wx + ry * wy + rz * wz) * ri2;
+                const R akx = mr3 * rx, aky = mr3 * ry, akz = mr3 * rz;
+                const R jkx = mr3 * wx - (R)3 * alpha * akx;
+                const R jky = mr3 * wy - (R)3 * alpha * aky;
+                const R jkz = mr3 * wz - (R)3 * alpha * akz;
+                acc[0] += (double)akx;
+                acc[1] += (double)aky;
+                acc[2] += (double)akz;
+                acc[3] += (double)jkx;
+                acc[4] += (double)jky;
+                acc[5] += (double)jkz;
+                if (ORDER == 6) {
+                    const R Ax = sax[k] - ar[0], Ay = say[k] - ar[1], Az = saz[k] - ar[2];
+                    const R beta = (wx * wx + wy * wy + wz * wz + rx * Ax + ry * Ay + rz * Az) * ri2 +
+                                   alpha * alpha;
+                    acc[6 % NV] += (double)(mr3 * Ax - (R)6 * alpha * jkx - (R)3 * beta * akx);
+                    acc[7 % NV] += (double)(mr3 * Ay - (R)6 * alpha * jky - (R)3 * beta * aky);
+                    acc[8 % NV] += (double)(mr3 * Az - (R)6 * alpha * jkz - (R)3 * beta * akz);
+                }
+            }
+        }
+        /* The q threads of one body: shuffles inside a warp, shared memory across warps. */
+        if (p.q > 1) {
+            const int w = p.q < 32 ? p.q : 32;
+            for (int off = w / 2; off > 0; off >>= 1)
+                for (int k = 0; k < NV; k++)
+                    acc[k] += __shfl_down_sync(0xffffffffu, acc[k], off, w);
+            if (p.q > 32) {
+                __syncthreads();
+                if ((threadIdx.x & 31) == 0)
+                    for (int k = 0; k < NV; k++)
+                        red[threadIdx.x >> 5][k] = acc[k];
+                __syncthreads();
+                if (lane == 0)
+                    for (int ww = 1; ww < p.q / 32; ww++)
+                        for (int k = 0; k < NV; k++)
+                            acc[k] += red[(threadIdx.x >> 5) + ww][k];
+            }
+        }
+        if (valid && lane == 0) {
+            double *dst = H.part + ((size_t)sl * (size_t)m + (size_t)aidx) * NV;
+            for (int k = 0; k < NV; k++)
+                dst[k] = acc[k];
+        }
+    }
+}
+
+/* ---- correction (or, at start-up, the first derivatives and steps) ---- */
+
+template <int ORDER>
+static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int begin)
+{
+    constexpr int NV = ORDER == 6 ? 9 : 6;
+    gc_cuda_hermite_ctl *ctl = H.ctl;
+    if (!ctl->due)
+        return;
+    const int m = ctl->count;
+    const long long tn = ctl->t_next;
+    const hplan p = plan_of(m, H.n, H.grid);
+    const double tick = tick_of(H);
+    for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
+        const int i = H.active[q];
+        double a1[3] = {0, 0, 0}, j1[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
+        double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+        int k;
+        for (int sl = 0; sl < p.slices; sl++) {
+            const double *r = H.part + ((size_t)sl * (size_t)m + (size_t)q) * NV;
+            for (int d = 0; d < 3; d++) {
+                a1[d] += r[d];
+                j1[d] += r[3 + d];
+                if (ORDER == 6)
+                    s1[d] += r[(6 + d) % NV];
+            }
+        }
+        if (begin) {
+            if (!finite3(a1) || !finite3(j1))
+                record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
+            k = H.fixed_level >= 0
+                    ? H.fixed_level
+                    : gc_hermite_new_level(-1, gc_hermite_criterion_start(H.eta_start, a1, j1),
+                                           0, H.dt_max);
+            store3(H.a, i, a1);
+            store3(H.j, i, j1);
+            store3(H.s, i, s1);
+            H.t[i] = 0;
+        } else {
+            const double h = (double)(tn - H.t[i]) * tick;
+            double req;
+            load3(H.x, i, x);
+            load3(H.v, i, v);
+            load3(H.a, i, a);
+            load3(H.j, i, j);
+            if (ORDER == 6) {
+                double pop[3], qq[3];
+                load3(H.s, i, s);
+                gc_hermite_correct6(h, x, v, a, j, s, c, a1, j1, s1, pop, qq);
+                req = gc_hermite_criterion6(H.eta, a, j, s, c, pop, qq);
+            } else {
+                gc_hermite_correct4(h, x, v, a, j, s, c, a1, j1);
+                req = gc_hermite_criterion4(H.eta, a, j, s, c);
+            }
+            if (!finite3(x) || !finite3(v))
+                record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
+            k = H.fixed_level >= 0 ? H.fixed_level
+                                   : gc_hermite_new_level(H.level[i], req, tn, H.dt_max);
+            store3(H.x, i, x);
+            store3(H.v, i, v);
+            store3(H.a, i, a);
+            store3(H.j, i, j);
+            store3(H.s, i, s);
+            store3(H.c, i, c);
+            H.t[i] = tn;
+        }
+        if (k < 0) {
+            record_error(ctl, GC_HERMITE_ERR_LEVELS, i, -1);
+            k = GC_HERMITE_LEVELS - 1;
+        }
+        H.level[i] = (unsigned char)k;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (!begin) {
+            ctl->blocks++;
+            ctl->body_steps += (unsigned long long)m;
+            ctl->last_active = (unsigned long long)m;
+            ctl->t_last = tn;
+        }
+        ctl->t_min = LLONG_MAX; /* the next selection's minimum starts afresh */
+    }
+}
+
+/* ---- reset, view, potential ---- */
+
+static __global__ void h_reset(gc_cuda_hermite H)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < H.n; i += gridDim.x * blockDim.x)
+        H.active[i] = i;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        gc_cuda_hermite_ctl z = {};
+        z.t_min = LLONG_MAX;
+        z.count = H.n; /* every body is due at tick 0 */
+        z.due = 1;
+        *H.ctl = z;
+    }
+}
+
+template <int ORDER>
+static __global__ void h_view(gc_cuda_hermite H, long long t, float4 *pos, float4 *vel)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < H.n; i += gridDim.x * blockDim.x) {
+        double x[3], v[3];
+        predict_body<ORDER>(H, i, t, x, v, nullptr);
+        store3(H.xv, i, x);
+        store3(H.vv, i, v);
+        pos[i] = make_float4((float)x[0], (float)x[1], (float)x[2], (float)H.m[i]);
+        vel[i] = make_float4((float)v[0], (float)v[1], (float)v[2], (float)H.level[i]);
+    }
+}
+
+/* Per-block partial sums of m_i sum_{j != i} m_j / sqrt(r^2 + eps^2) over the view, double. */
+static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, double *out)
+{
+    __shared__ double sx[HT], sy[HT], sz[HT], sm[HT], red[HT / 32];
+    double total = 0.0;
+    for (int ib = blockIdx.x * HT; ib < H.n; ib += gridDim.x * HT) {
+        const int i = ib + threadIdx.x;
+        double xi[3] = {0, 0, 0}, phi = 0.0;
+        if (i < H.n)
+            load3(H.xv, i, xi);
+        for (int jb = 0; jb < H.n; jb += HT) {
+            const int j = jb + threadIdx.x;
+            __syncthreads();
+            if (j < H.n) {
+                sx[threadIdx.x] = H.xv[3 * (size_t)j];
+                sy[threadIdx.x] = H.xv[3 * (size_t)j + 1];
+                sz[threadIdx.x] = H.xv[3 * (size_t)j + 2];
+                sm[threadIdx.x] = H.m[j];
+            }
+            __syncthreads();
+            const int kmax = min(HT, H.n - jb);
+            for (int k = 0; k < kmax; k++) {
+                const double dx = sx[k] - xi[0], dy = sy[k] - xi[1], dz = sz[k] - xi[2];
+                if (jb + k != i)
+                    phi += sm[k] * rsqrt(fma(dz, dz, fma(dy, dy, fma(dx, dx, H.eps2))));
+            }
+        }
+        if (i < H.n)
+            total += H.m[i] * phi;
+    }
+    for (int off = 16; off > 0; off >>= 1)
+        total += __shfl_down_sync(0xffffffffu, total, off);
+    if ((threadIdx.x & 31) == 0)
+        red[threadIdx.x >> 5] = total;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < HT / 32; w++)
+            total += red[w];
+        out[blockIdx.x] = total;
+    }
+}
+
+/* ---- launchers ---- */
+
+template <typename K>
+static int occupancy_grid(K kernel, int sm_count)
+{
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, HT, 0);
+    if (e != cudaSuccess)
+        return -(int)e;
+    return sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+extern "C" int gc_cuda_hermite_grid(int order, int mixed, int sm_count)
+{
+    if (order == 6) /* double only: see want_mixed in backend_cuda_hermite.c */
+        return mixed ? -(int)cudaErrorInvalidValue : occupancy_grid(h_force<6, double>, sm_count);
+    return mixed ? occupancy_grid(h_force<4, float>, sm_count)
+                 : occupancy_grid(h_force<4, double>, sm_count);
+}
+
+extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
+{
+    /* Rows: slices * m <= max(grid * (HT - 1), n + HT) over every m (see plan_of). */
+    const size_t a = (size_t)grid * HT, b = (size_t)n + HT;
+    return (a > b ? a : b) * 9;
+}
+
+extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, long long t_limit,
+                                             int use_ctl, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    h_select_min<<<h->grid, HT, 0, s>>>(*h);
+    h_select_compact<<<h->grid, HT, 0, s>>>(*h, t_limit, use_ctl);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    if (h->order == 6) {
+        h_force<6, double><<<h->grid, HT, 0, s>>>(*h);
+    } else {
+        if (h->mixed)
+            h_force<4, float><<<h->grid, HT, 0, s>>>(*h);
+        else
+            h_force<4, double><<<h->grid, HT, 0, s>>>(*h);
+    }
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin,
+                                              void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    if (h->order == 6)
+        h_correct<6><<<h->grid, HT, 0, s>>>(*h, begin);
+    else
+        h_correct<4><<<h->grid, HT, 0, s>>>(*h, begin);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_reset(const struct gc_cuda_hermite *h, void *stream)
+{
+    h_reset<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t,
+                                           float *d_pos, float *d_vel, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    if (h->order == 6)
+        h_view<6><<<h->grid, HT, 0, s>>>(*h, t, (float4 *)d_pos, (float4 *)d_vel);
+    else
+        h_view<4><<<h->grid, HT, 0, s>>>(*h, t, (float4 *)d_pos, (float4 *)d_vel);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
+                                                int *blocks, void *stream)
+{
+    const int nb = (h->n + HT - 1) / HT;
+    *blocks = nb < h->grid ? nb : h->grid;
+    h_potential<<<*blocks, HT, 0, (cudaStream_t)stream>>>(*h, d_out);
+    return (int)cudaGetLastError();
+}

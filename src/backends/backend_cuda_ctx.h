@@ -1,0 +1,70 @@
+/* Private to the CUDA backend: its context and error macro, shared by its leapfrog and Hermite files. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_BACKEND_CUDA_CTX_H
+#define GC_BACKEND_CUDA_CTX_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "backend.h"
+#include "gc_kernels.h"
+#include "log.h"
+
+/* Logs the failing call, where it is, and CUDA's description, then returns GC_ERR_CUDA. */
+#define GC_CUDA_TRY(call)                                                                  \
+    do {                                                                                   \
+        cudaError_t e_ = (cudaError_t)(call);                                              \
+        if (e_ != cudaSuccess) {                                                           \
+            gc_log_error("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            return GC_ERR_CUDA;                                                            \
+        }                                                                                  \
+    } while (0)
+
+struct cuda_hermite;
+
+struct cuda_ctx {
+    int device;                   /* CUDA device index; default 0 */
+    int no_interop;               /* 1 = copy positions through the host (--no-interop) */
+    int sm_count;                 /* multiprocessors, for the launch plan */
+    cudaStream_t stream;          /* every launch and copy goes here, in order */
+    cudaEvent_t ev[2];            /* benchmark timer: start, stop */
+    float *d_pos, *d_vel, *d_acc; /* n float4 each: x y z m, vx vy vz 0, ax ay az 0 */
+    double *d_part;               /* j-split partial sums (double), part_cap doubles */
+    int force[5];                 /* GC_CUDA_ACCEL=T,B,U,M[,P] variant override; 0 = any */
+    double *d_wpart, *h_wpart;    /* potential per-block partial sums, wpart_cap each */
+    size_t n, cap, part_cap;
+    int wpart_cap;
+    struct gc_cuda_accel_plan plan; /* force-pass split for the current n */
+    char name[256];               /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
+    char plan_str[64];
+    /* Present in every build so that each file of this backend sees one layout. */
+    cudaGraphicsResource_t res[2]; /* registered position / velocity VBOs; NULL = none */
+    unsigned vbo[2];               /* the GL names they were registered from */
+    int interop_failed;            /* registration failed once: host copies from then on */
+    struct cuda_hermite *herm;     /* Hermite state; NULL until hermite_init */
+};
+
+/* The Hermite slots (backend_cuda_hermite.c). */
+enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                                    const struct gc_bodies *bodies);
+enum gc_status gc_cuda_hermite_begin(struct gc_backend *b);
+enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int *due);
+enum gc_status gc_cuda_hermite_predict(struct gc_backend *b);
+enum gc_status gc_cuda_hermite_force(struct gc_backend *b);
+enum gc_status gc_cuda_hermite_correct(struct gc_backend *b);
+enum gc_status gc_cuda_hermite_view(struct gc_backend *b, int64_t t);
+enum gc_status gc_cuda_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out);
+enum gc_status gc_cuda_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level);
+enum gc_status gc_cuda_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
+                                      double *snap);
+enum gc_status gc_cuda_hermite_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                                      void *ctx);
+/* Download of the view in double (pos64/vel64/mass64 of dst when present); the float
+ * arrays (with levels in vel.w) are the ones the view kernel wrote. */
+enum gc_status gc_cuda_hermite_download(struct cuda_ctx *c, struct gc_bodies *dst);
+/* The potential energy of the view, in double, with the Hermite softening. */
+enum gc_status gc_cuda_hermite_potential(struct cuda_ctx *c, double *w);
+void gc_cuda_hermite_free(struct cuda_ctx *c);
+
+#endif

@@ -1,0 +1,393 @@
+/* The CUDA backend's Hermite primitives: device state, kernel launches, and the block-step loop replayed by one CUDA graph with a device-side while loop. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cuda_ctx.h"
+#include "hermite_body.h"
+
+struct cuda_hermite {
+    struct gc_cuda_hermite d;        /* device arrays and settings, passed to the kernels */
+    struct gc_cuda_hermite_ctl *hc;  /* pinned host copy of the control block */
+    double *h_wpart;                 /* host copy of the potential's partial sums */
+    cudaGraphExec_t exec;            /* the recorded loop; NULL until the first repeat */
+    cudaGraph_t graph;
+    enum gc_status (*body)(void *);  /* what the graph was recorded from */
+    void *body_ctx;
+    int host_loop;                   /* 1: graphs unavailable or GC_CUDA_NO_GRAPH set */
+};
+
+static void free_graph(struct cuda_hermite *h)
+{
+    if (h->exec)
+        cudaGraphExecDestroy(h->exec);
+    if (h->graph)
+        cudaGraphDestroy(h->graph);
+    h->exec = NULL;
+    h->graph = NULL;
+    h->body = NULL;
+    h->body_ctx = NULL;
+}
+
+void gc_cuda_hermite_free(struct cuda_ctx *c)
+{
+    struct cuda_hermite *h = c->herm;
+    if (!h)
+        return;
+    cudaStreamSynchronize(c->stream);
+    free_graph(h);
+    void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
+                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        cudaFree(arrays[k]);
+    cudaFreeHost(h->hc);
+    free(h->h_wpart);
+    free(h);
+    c->herm = NULL;
+}
+
+static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
+{
+    double **d3[] = {&h->d.x, &h->d.v, &h->d.a, &h->d.j, &h->d.s, &h->d.c, &h->d.xv, &h->d.vv};
+    const size_t part = gc_cuda_hermite_part_doubles((int)n, h->d.grid);
+    for (size_t k = 0; k < sizeof d3 / sizeof d3[0]; k++) {
+        GC_CUDA_TRY(cudaMalloc((void **)d3[k], 3 * n * sizeof(double)));
+        GC_CUDA_TRY(cudaMemset(*d3[k], 0, 3 * n * sizeof(double)));
+    }
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.m, n * sizeof(double)));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.t, n * sizeof(long long)));
+    GC_CUDA_TRY(cudaMemset(h->d.t, 0, n * sizeof(long long)));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.level, n));
+    GC_CUDA_TRY(cudaMemset(h->d.level, 0, n));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.active, n * sizeof(int)));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.part, part * sizeof(double)));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.ctl, sizeof *h->d.ctl));
+    GC_CUDA_TRY(cudaMallocHost((void **)&h->hc, sizeof *h->hc));
+    h->h_wpart = malloc((size_t)h->d.grid * sizeof(double));
+    if (!h->h_wpart) {
+        gc_log_error("cuda backend: out of host memory");
+        return GC_ERR_NOMEM;
+    }
+    return GC_OK;
+}
+
+/* x, v, m in double on the host (pos64/vel64/mass64 when the bodies have them), then up. */
+static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodies *bodies)
+{
+    const size_t n = bodies->n;
+    double *x = malloc(3 * n * sizeof *x), *v = malloc(3 * n * sizeof *v),
+           *m = malloc(n * sizeof *m);
+    cudaError_t e = cudaSuccess;
+    if (!x || !v || !m) {
+        free(x);
+        free(v);
+        free(m);
+        gc_log_error("cuda backend: out of host memory for %zu bodies", n);
+        return GC_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            x[3 * i + k] = bodies->pos64 ? bodies->pos64[3 * i + k] : bodies->pos[4 * i + k];
+            v[3 * i + k] = bodies->vel64 ? bodies->vel64[3 * i + k] : bodies->vel[4 * i + k];
+        }
+        m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpy(h->d.x, x, 3 * n * sizeof *x, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(h->d.v, v, 3 * n * sizeof *v, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(h->d.m, m, n * sizeof *m, cudaMemcpyHostToDevice);
+    free(x);
+    free(v);
+    free(m);
+    GC_CUDA_TRY(e);
+    return GC_OK;
+}
+
+/* Precision of the force kernel. 4th order: mixed (differences, 1/r and sums in double,
+ * the rest in float) unless GC_CUDA_HERMITE=double asks for all double (benchmark knob).
+ * 6th order: always double. Its step criterion divides differences of a, jerk and snap by
+ * up to h^5; with float jerk and snap (1e-7 relative) that noise dominated on the H100 and
+ * drove steps below the finest level within the first 1e-4 time units (BENCHMARKS.md). */
+static int want_mixed(int order)
+{
+    const char *e = getenv("GC_CUDA_HERMITE");
+    return order == 4 && !(e && strcmp(e, "double") == 0);
+}
+
+enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                                    const struct gc_bodies *bodies)
+{
+    struct cuda_ctx *c = b->ctx;
+    const size_t n = bodies->n;
+    struct cuda_hermite *h;
+    enum gc_status st;
+    int grid;
+    gc_cuda_hermite_free(c);
+    if (n != c->n || n > (size_t)1 << 30) {
+        gc_log_error("cuda backend: Hermite needs the %zu bodies uploaded first (and at most "
+                     "2^30; %zu given)", c->n, n);
+        return GC_ERR_INVALID;
+    }
+    h = calloc(1, sizeof *h);
+    if (!h) {
+        gc_log_error("cuda backend: out of memory for the Hermite state");
+        return GC_ERR_NOMEM;
+    }
+    c->herm = h;
+    h->d.n = (int)n;
+    h->d.order = cfg->order;
+    h->d.mixed = want_mixed(cfg->order);
+    h->d.fixed_level = cfg->fixed_level;
+    h->d.eps2 = cfg->eps2;
+    h->d.eta = cfg->eta;
+    h->d.eta_start = cfg->eta_start;
+    h->d.dt_max = cfg->dt_max;
+    h->host_loop = getenv("GC_CUDA_NO_GRAPH") != NULL;
+    grid = gc_cuda_hermite_grid(cfg->order, h->d.mixed, c->sm_count);
+    if (grid <= 0) {
+        gc_log_error("cuda backend: no Hermite kernel for this device: %s",
+                     cudaGetErrorString((cudaError_t)-grid));
+        gc_cuda_hermite_free(c);
+        return GC_ERR_CUDA;
+    }
+    h->d.grid = grid;
+    st = alloc_state(h, n);
+    if (st == GC_OK)
+        st = upload_state(h, bodies);
+    if (st == GC_OK && gc_cuda_hermite_launch_reset(&h->d, c->stream) != 0)
+        st = GC_ERR_CUDA;
+    if (st == GC_OK)
+        st = gc_cuda_hermite_view(b, 0);
+    if (st != GC_OK) {
+        if (st == GC_ERR_CUDA)
+            gc_log_error("cuda backend: cannot set up the Hermite state of %zu bodies", n);
+        gc_cuda_hermite_free(c);
+        return st;
+    }
+    gc_log_info("cuda backend: hermite%d, %s precision force kernel, %d blocks of 256", cfg->order,
+                h->d.mixed ? "mixed (double differences, 1/r and sums; float the rest)"
+                           : "double",
+                grid);
+    return GC_OK;
+}
+
+#define LAUNCH(call)                                                                       \
+    do {                                                                                   \
+        int e_ = (call);                                                                   \
+        if (e_ != 0) {                                                                     \
+            gc_log_error("cuda backend: %s: %s", #call, cudaGetErrorString((cudaError_t)e_)); \
+            return GC_ERR_CUDA;                                                            \
+        }                                                                                  \
+    } while (0)
+
+enum gc_status gc_cuda_hermite_begin(struct gc_backend *b)
+{
+    struct cuda_ctx *c = b->ctx;
+    LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 1, c->stream));
+    return GC_OK;
+}
+
+static int capturing(const struct cuda_ctx *c)
+{
+    enum cudaStreamCaptureStatus s = cudaStreamCaptureStatusNone;
+    return cudaStreamIsCapturing(c->stream, &s) == cudaSuccess &&
+           s == cudaStreamCaptureStatusActive;
+}
+
+enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    LAUNCH(gc_cuda_hermite_launch_select(&h->d, (long long)t_limit, capturing(c), c->stream));
+    if (due) {
+        GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->due, &h->d.ctl->due, sizeof(int),
+                                    cudaMemcpyDeviceToHost, c->stream));
+        GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+        *due = h->hc->due;
+    }
+    return GC_OK;
+}
+
+/* The force kernel predicts each j body as it loads it, so there is nothing to do here. */
+enum gc_status gc_cuda_hermite_predict(struct gc_backend *b)
+{
+    (void)b;
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_force(struct gc_backend *b)
+{
+    struct cuda_ctx *c = b->ctx;
+    LAUNCH(gc_cuda_hermite_launch_force(&c->herm->d, c->stream));
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_correct(struct gc_backend *b)
+{
+    struct cuda_ctx *c = b->ctx;
+    LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 0, c->stream));
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_view(struct gc_backend *b, int64_t t)
+{
+    struct cuda_ctx *c = b->ctx;
+    LAUNCH(gc_cuda_hermite_launch_view(&c->herm->d, (long long)t, c->d_pos, c->d_vel,
+                                       c->stream));
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    const struct gc_cuda_hermite_ctl *k = h->hc;
+    GC_CUDA_TRY(cudaMemcpyAsync(h->hc, h->d.ctl, sizeof *h->hc, cudaMemcpyDeviceToHost,
+                                c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    GC_CUDA_TRY(cudaGetLastError());
+    out->blocks = k->blocks;
+    out->body_steps = k->body_steps;
+    out->last_active = k->last_active;
+    out->t_last = k->t_last;
+    out->error = k->error;
+    out->error_i = k->error_i;
+    out->error_j = k->error_j;
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    const size_t n = (size_t)h->d.n;
+    GC_CUDA_TRY(cudaMemcpyAsync(t, h->d.t, n * sizeof *t, cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(level, h->d.level, n, cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
+                                      double *snap)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    const size_t bytes = 3 * (size_t)h->d.n * sizeof(double);
+    GC_CUDA_TRY(cudaMemcpyAsync(acc, h->d.a, bytes, cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(jerk, h->d.j, bytes, cudaMemcpyDeviceToHost, c->stream));
+    if (snap)
+        GC_CUDA_TRY(cudaMemcpyAsync(snap, h->d.s, bytes, cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
+}
+
+/* Records one call of body into the body graph of a conditional while node whose condition
+ * the selection kernel sets. Returns 0 when this driver or runtime cannot (the caller then
+ * loops on the host); the stream is left usable either way. */
+static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
+                       enum gc_status (*body)(void *), void *ctx)
+{
+    cudaGraphConditionalHandle handle;
+    struct cudaGraphNodeParams np;
+    cudaGraphNode_t node;
+    cudaGraph_t captured = NULL;
+    cudaError_t e;
+    enum gc_status st;
+    free_graph(h);
+    e = cudaGraphCreate(&h->graph, 0);
+    if (e == cudaSuccess)
+        e = cudaGraphConditionalHandleCreate(&handle, h->graph, 1, cudaGraphCondAssignDefault);
+    if (e == cudaSuccess) {
+        memset(&np, 0, sizeof np);
+        np.type = cudaGraphNodeTypeConditional;
+        np.conditional.handle = handle;
+        np.conditional.type = cudaGraphCondTypeWhile;
+        np.conditional.size = 1;
+        e = cudaGraphAddNode(&node, h->graph, NULL, NULL, 0, &np);
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamBeginCaptureToGraph(c->stream, np.conditional.phGraph_out[0], NULL, NULL,
+                                          0, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess)
+        goto fail;
+    h->d.cond = (unsigned long long)handle;
+    st = body(ctx);
+    h->d.cond = 0;
+    e = cudaStreamEndCapture(c->stream, &captured);
+    if (st != GC_OK && e == cudaSuccess)
+        e = cudaErrorUnknown;
+    if (e == cudaSuccess)
+        e = cudaGraphInstantiate(&h->exec, h->graph, 0);
+    if (e != cudaSuccess)
+        goto fail;
+    h->body = body;
+    h->body_ctx = ctx;
+    return 1;
+fail:
+    gc_log_info("cuda backend: no CUDA graph with a device-side loop here (%s); block steps "
+                "are launched from the host", cudaGetErrorString(e));
+    (void)cudaGetLastError();
+    free_graph(h);
+    return 0;
+}
+
+/* One eager call of body stores the time limit on the device (and does the first block
+ * step); the graph then repeats body while a block is due, with no host round trip. */
+enum gc_status gc_cuda_hermite_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                                      void *ctx)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    enum gc_status st = body(ctx);
+    if (st != GC_OK)
+        return st;
+    if (!h->host_loop && !(h->exec && h->body == body && h->body_ctx == ctx))
+        h->host_loop = !record_loop(c, h, body, ctx);
+    if (!h->host_loop) {
+        GC_CUDA_TRY(cudaGraphLaunch(h->exec, c->stream));
+        return GC_OK;
+    }
+    for (;;) {
+        GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->due, &h->d.ctl->due, sizeof(int),
+                                    cudaMemcpyDeviceToHost, c->stream));
+        GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+        if (!h->hc->due)
+            return GC_OK;
+        st = body(ctx);
+        if (st != GC_OK)
+            return st;
+    }
+}
+
+enum gc_status gc_cuda_hermite_download(struct cuda_ctx *c, struct gc_bodies *dst)
+{
+    struct cuda_hermite *h = c->herm;
+    const size_t n = (size_t)h->d.n;
+    if (!dst->pos64)
+        return GC_OK;
+    GC_CUDA_TRY(cudaMemcpyAsync(dst->pos64, h->d.xv, 3 * n * sizeof(double),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst->vel64, h->d.vv, 3 * n * sizeof(double),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst->mass64, h->d.m, n * sizeof(double),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_potential(struct cuda_ctx *c, double *w)
+{
+    struct cuda_hermite *h = c->herm;
+    int nb = 0;
+    double sum = 0.0;
+    LAUNCH(gc_cuda_hermite_launch_potential(&h->d, h->d.part, &nb, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(h->h_wpart, h->d.part, (size_t)nb * sizeof(double),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    for (int k = 0; k < nb; k++)
+        sum += h->h_wpart[k];
+    *w = -0.5 * sum;
+    return GC_OK;
+}

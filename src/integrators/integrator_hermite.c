@@ -1,0 +1,234 @@
+/* Hermite 4th and 6th order with individual block time steps, the primitives called in the order the papers give them. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "hermite_body.h"
+#include "integrator.h"
+#include "log.h"
+
+/* Defaults. eta: measured on Plummer spheres (softening 1/256, t = 0..1) so that the
+ * relative energy error stays below 1e-6: 0.02 did at N = 1024 (2.6e-8) but not at
+ * N = 32768 and 65536 on the H100 (1.1e-6, 1.3e-6: the close encounters at the softening
+ * scale grow with N), hence 0.01 (BENCHMARKS.md); tests/test_hermite.c checks N = 1024. The
+ * 6th-order value is for the generalised criterion, whose steps scale as eta, not
+ * sqrt(eta). eta_start: the customary 0.01 of |a|/|j| for the first step. */
+#define DEFAULT_ETA4 0.01
+#define DEFAULT_ETA6 0.15
+#define DEFAULT_ETA_START 0.01
+
+struct hermite {
+    struct gc_hermite_config cfg;
+    int64_t limit;       /* the latest tick the current advance may reach */
+    int due;             /* host-driven loop: the latest select found a block */
+    int on_backend;      /* the loop runs on the backend: selects pass due = NULL */
+    double time;         /* the time the caller last advanced to */
+    double start_passes; /* force passes over all bodies during start-up */
+};
+
+static double tick(const struct hermite *h)
+{
+    return ldexp(h->cfg.dt_max, -GC_HERMITE_LEVELS);
+}
+
+/* The tick of time t, rounded down (a frame time between block times is not reached). */
+static int64_t ticks_of(const struct hermite *h, double t)
+{
+    const double q = floor(t / tick(h) + 1e-6);
+    return q >= 9.0e18 ? INT64_MAX / 2 : q <= 0.0 ? 0 : (int64_t)q;
+}
+
+/* One message for what the backend found wrong during the steps just taken. */
+static enum gc_status check(struct gc_integrator *in)
+{
+    const struct hermite *h = in->ctx;
+    struct gc_hermite_counters c;
+    enum gc_status st = gc_backend_hermite_counters(in->force->backend, &c);
+    const double t = (double)c.t_last * tick(h);
+    if (st != GC_OK || !c.error)
+        return st;
+    switch (c.error) {
+    case GC_HERMITE_ERR_COINCIDENT:
+        gc_log_error("hermite: bodies %lld and %lld are at the same place at t = %.10g with "
+                     "softening 0: their force is infinite (give --eps > 0)",
+                     (long long)c.error_i, (long long)c.error_j, t);
+        break;
+    case GC_HERMITE_ERR_LEVELS:
+        gc_log_error("hermite: body %lld needs a step below dt_max / 2^%d at t = %.10g: a "
+                     "collision or a close encounter the block steps cannot resolve (give "
+                     "--eps > 0)", (long long)c.error_i, GC_HERMITE_LEVELS, t);
+        break;
+    default:
+        gc_log_error("hermite: the state of body %lld became infinite or NaN at t = %.10g",
+                     (long long)c.error_i, t);
+        break;
+    }
+    return GC_ERR_INVALID;
+}
+
+/* Every body is due at t = 0 after hermite_init: its acceleration and jerk, then a first
+ * step from them. The 6th-order snap needs the other bodies' accelerations, so the 6th
+ * order takes a second pass once the first has found them. */
+static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
+{
+    struct hermite *h = in->ctx;
+    struct gc_force *f = in->force;
+    struct gc_backend *b = f->backend;
+    enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
+    const int passes = h->cfg.order == 6 ? 2 : 1;
+    h->time = 0.0;
+    h->start_passes = 0.0;
+    for (int p = 0; p < passes && st == GC_OK; p++) {
+        st = gc_backend_hermite_predict(b);
+        if (st == GC_OK)
+            st = gc_force_hermite(f);
+        if (st == GC_OK)
+            st = gc_backend_hermite_begin(b);
+        if (st == GC_OK)
+            st = gc_force_hermite_share(f);
+        h->start_passes += 1.0;
+    }
+    return st != GC_OK ? st : check(in);
+}
+
+/* One block step (Makino & Aarseth 1992; Nitadori & Makino 2008): the bodies with the
+ * smallest t_i + dt_i are due; every body is predicted to that time, the due ones get
+ * their acceleration, jerk (and snap) from the predictions, are corrected and get their
+ * next step. When the loop runs on the backend these calls are recorded once and replayed
+ * there, so this function must not branch on anything the device computes. */
+static enum gc_status block_step(void *ctx)
+{
+    struct gc_integrator *in = ctx;
+    struct hermite *h = in->ctx;
+    struct gc_force *f = in->force;
+    struct gc_backend *b = f->backend;
+    enum gc_status st = gc_backend_hermite_select(b, h->limit, h->on_backend ? NULL : &h->due);
+    if (st != GC_OK || (!h->on_backend && !h->due))
+        return st;
+    st = gc_backend_hermite_predict(b);
+    if (st == GC_OK)
+        st = gc_force_hermite(f);
+    if (st == GC_OK)
+        st = gc_backend_hermite_correct(b);
+    if (st == GC_OK)
+        st = gc_force_hermite_share(f);
+    return st;
+}
+
+/* Block steps while the next block time is <= t_end. Times that are multiples of dt_max are
+ * block times of every body, so there the whole system is synchronised. */
+static enum gc_status advance(struct gc_integrator *in, double t_end)
+{
+    struct hermite *h = in->ctx;
+    enum gc_status st;
+    h->limit = ticks_of(h, t_end);
+    h->on_backend = gc_force_loop_on_backend(in->force);
+    h->due = 1;
+    st = gc_force_repeat(in->force, block_step, in, &h->due);
+    if (st == GC_OK)
+        st = check(in);
+    if (st == GC_OK && t_end > h->time)
+        h->time = t_end;
+    return st;
+}
+
+static double time_of(const struct gc_integrator *in)
+{
+    return ((const struct hermite *)in->ctx)->time;
+}
+
+/* Drawing and diagnostics between block times see every body predicted to t (its own
+ * Taylor series from its last step); the state is untouched. */
+static enum gc_status predict(struct gc_integrator *in, double t)
+{
+    const struct hermite *h = in->ctx;
+    const double q = floor(t / tick(h) + 0.5);
+    return gc_backend_hermite_view(in->force->backend, q <= 0.0 ? 0 : (int64_t)q);
+}
+
+static void stats(const struct gc_integrator *in, struct gc_integrator_stats *out)
+{
+    const struct hermite *h = in->ctx;
+    const double n = (double)in->force->n;
+    struct gc_hermite_counters c;
+    if (gc_backend_hermite_counters(in->force->backend, &c) != GC_OK)
+        return;
+    out->steps = c.blocks;
+    out->body_steps = c.body_steps;
+    out->last_active = c.last_active;
+    out->interactions = ((double)c.body_steps + h->start_passes * n) * n;
+}
+
+static void destroy(struct gc_integrator *in)
+{
+    free(in->ctx);
+    in->ctx = NULL;
+}
+
+static const struct gc_integrator_iface hermite4_iface = {
+    .name = "hermite4",
+    .double_state = 1,
+    .start = start,
+    .advance = advance,
+    .time = time_of,
+    .predict = predict,
+    .set_dt = NULL, /* individual steps: there is no one step to change */
+    .stats = stats,
+    .destroy = destroy,
+};
+
+static const struct gc_integrator_iface hermite6_iface = {
+    .name = "hermite6",
+    .double_state = 1,
+    .start = start,
+    .advance = advance,
+    .time = time_of,
+    .predict = predict,
+    .set_dt = NULL,
+    .stats = stats,
+    .destroy = destroy,
+};
+
+enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
+{
+    struct hermite *h;
+    if (!gc_backend_has_hermite(in->force->backend)) {
+        gc_log_error("backend %s has no Hermite block-step support",
+                     gc_backend_name(in->force->backend));
+        return GC_ERR_UNSUPPORTED;
+    }
+    if (in->p.eta == 0.0)
+        in->p.eta = order == 6 ? DEFAULT_ETA6 : DEFAULT_ETA4;
+    if (in->p.dt_max == 0.0)
+        in->p.dt_max = GC_HERMITE_DEFAULT_DT_MAX;
+    if (!(in->p.eps >= 0.0) || !(in->p.eta > 0.0) || !(in->p.dt_max > 0.0) ||
+        !isfinite(in->p.dt_max)) {
+        gc_log_error("hermite: eps = %g, eta = %g and dt_max = %g must be >= 0, > 0, > 0",
+                     in->p.eps, in->p.eta, in->p.dt_max);
+        return GC_ERR_INVALID;
+    }
+    h = calloc(1, sizeof *h);
+    if (!h) {
+        gc_log_error("hermite: out of memory");
+        return GC_ERR_NOMEM;
+    }
+    h->cfg.order = order;
+    h->cfg.eps2 = in->p.eps * in->p.eps;
+    h->cfg.eta = in->p.eta;
+    h->cfg.eta_start = DEFAULT_ETA_START;
+    h->cfg.dt_max = in->p.dt_max;
+    h->cfg.fixed_level = -1;
+    if (in->p.fixed_dt > 0.0) {
+        const double k = log2(in->p.dt_max / in->p.fixed_dt);
+        if (fabs(k - floor(k + 0.5)) > 1e-9 || k < -0.5 || k > GC_HERMITE_LEVELS - 1) {
+            gc_log_error("hermite: a fixed step %g must be dt_max = %g over a power of two",
+                         in->p.fixed_dt, in->p.dt_max);
+            free(h);
+            return GC_ERR_INVALID;
+        }
+        h->cfg.fixed_level = (int)floor(k + 0.5);
+    }
+    in->ctx = h;
+    in->iface = order == 6 ? &hermite6_iface : &hermite4_iface;
+    return GC_OK;
+}

@@ -1,0 +1,42 @@
+/* The table of built-in models and the dispatch to their builders. */
+/* SPDX-License-Identifier: MIT */
+#include "models.h"
+
+#include <string.h>
+
+#include "log.h"
+#include "model_cluster.h"
+#include "model_galaxy.h"
+#include "units.h"
+
+/* Defaults: galaxies as before (GC_DEFAULT_EPS, leapfrog, 8192 / 65536 bodies); the Plummer
+ * sphere as in the GPU Hermite benchmark of Portegies Zwart, Belleman & Geldof (2007),
+ * softening 1/256; the Pythagorean problem unsoftened, as Burrau posed it. */
+static const struct gc_model_info models[] = {
+    {"mw-m31", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0},
+    {"single", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0},
+    {"plummer", GC_UNITS_HENON, "hermite4", 1.0f / 256.0f, 1024, 16384, 0},
+    {"pythagorean", GC_UNITS_HENON, "hermite4", 0.0f, 3, 3, 3},
+};
+
+const struct gc_model_info *gc_models_find(const char *name)
+{
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++)
+        if (name && strcmp(name, models[k].name) == 0)
+            return &models[k];
+    return NULL;
+}
+
+enum gc_status gc_models_build(const char *name, size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    const struct gc_model_info *m = gc_models_find(name);
+    if (!m) {
+        gc_log_error("unknown model '%s'; available: %s", name ? name : "", GC_MODEL_NAMES);
+        return GC_ERR_INVALID;
+    }
+    if (strcmp(name, "plummer") == 0)
+        return gc_model_plummer_build(n, seed, out);
+    if (strcmp(name, "pythagorean") == 0)
+        return gc_model_pythagorean_build(n, out);
+    return gc_model_galaxy_build(name, n, seed, out);
+}

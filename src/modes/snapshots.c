@@ -1,0 +1,165 @@
+/* Stops a simulation at exact snapshot times and writes each snapshot through io/snapshot_hdf5. */
+/* SPDX-License-Identifier: MIT */
+#include "snapshots.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "log.h"
+#include "snapshot_hdf5.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Schemes with one shared step (leapfrog: the ones that let dt be changed) land only on
+ * multiples of it; the block-step schemes land on any time the caller anchors them to. */
+static int whole_steps(const struct gc_sim *sim)
+{
+    return sim->integrator->iface->set_dt != NULL;
+}
+
+/* 1 when T is a whole number of steps dt. dt is a float (0.01 is 0.00999999977...), so T
+ * matches when T / k rounds to that same float, or agrees with it to 1e-9. */
+static int whole_multiple(double every, double dt)
+{
+    double k = floor(every / dt + 0.5);
+    return k >= 1.0 && ((float)(every / k) == (float)dt || fabs(every / k - dt) <= 1e-9 * dt);
+}
+
+static enum gc_status check_dt(struct gc_snapshots *s, const struct gc_sim *sim)
+{
+    const double dt = fabs((double)sim->p.dt);
+    if (whole_multiple(s->every, dt))
+        return GC_OK;
+    gc_log_error("--snapshot-every %g is not a whole number of leapfrog steps of dt = %g "
+                 "(%.6g steps): choose a multiple of dt", s->every, dt, s->every / dt);
+    return GC_ERR_INVALID;
+}
+
+/* Writes snapshot s->next of the state the simulation is in, which should be time tk. */
+static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, double tk)
+{
+    char path[4096];
+    const double t0 = now_s(), reached = gc_sim_time(sim);
+    double when = tk;
+    enum gc_status st;
+
+    /* Leapfrog reaches k*T to within the rounding of dt to float (~1e-8 relative); a dt
+     * changed in the viewer so that T is no longer whole steps lands up to dt/2 away. */
+    if (fabs(reached - tk) > 1e-6 * fmax(fabs(tk), s->every)) {
+        if (!s->warned)
+            gc_log_warn("snapshot_%03lu: the simulation is at t = %.9g, not at the scheduled "
+                        "t = %.9g (dt = %g no longer divides --snapshot-every %g): writing "
+                        "the time reached", s->next, reached, tk, fabs((double)sim->p.dt),
+                        s->every);
+        s->warned = 1;
+        when = reached;
+    }
+    if (snprintf(path, sizeof path, "%s/snapshot_%03lu.hdf5", s->dir, s->next) >=
+        (int)sizeof path) {
+        gc_log_error("--snapshot-dir %s: path too long", s->dir);
+        return GC_ERR_INVALID;
+    }
+    st = gc_sim_download(sim, &s->scratch);
+    if (st == GC_OK)
+        st = gc_snapshot_hdf5_write(path, &s->scratch, when);
+    s->write_s += now_s() - t0;
+    if (st != GC_OK)
+        return st;
+    gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
+    s->next++;
+    s->last_reached = reached;
+    return GC_OK;
+}
+
+static enum gc_status make_dir(const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return GC_OK;
+        gc_log_error("--snapshot-dir %s: exists and is not a folder", dir);
+        return GC_ERR_IO;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        gc_log_error("--snapshot-dir %s: cannot create: %s", dir, strerror(errno));
+        return GC_ERR_IO;
+    }
+    return GC_OK;
+}
+
+enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
+                                 struct gc_sim *sim, const struct gc_bodies *initial)
+{
+    enum gc_status st;
+    memset(s, 0, sizeof *s);
+    s->sign = 1.0;
+    if (every == 0.0)
+        return GC_OK;
+    if (!isfinite(every) || every < 0.0) {
+        gc_log_error("--snapshot-every %g must be a finite time > 0", every);
+        return GC_ERR_INVALID;
+    }
+    s->every = every;
+    s->dir = dir && *dir ? dir : ".";
+    if (whole_steps(sim)) {
+        st = check_dt(s, sim);
+        if (st != GC_OK)
+            return st;
+        if (sim->p.dt < 0.0f)
+            s->sign = -1.0;
+    }
+    st = make_dir(s->dir);
+    if (st == GC_OK)
+        st = gc_bodies_alloc(&s->scratch, sim->n);
+    if (st == GC_OK) {
+        memcpy(s->scratch.tag, initial->tag, sim->n * sizeof *initial->tag);
+        st = write_one(s, sim, 0.0);
+    }
+    if (st != GC_OK)
+        gc_snapshots_free(s);
+    return st;
+}
+
+enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, double t)
+{
+    const double sg = s->sign;
+    double slack, now;
+    enum gc_status st;
+    if (!(s->every > 0.0))
+        return gc_sim_advance(sim, t);
+    if (sg * gc_sim_time(sim) < sg * s->last_reached) {
+        gc_log_info("the simulation started over: snapshots start again at snapshot_000");
+        s->next = 0;
+        s->last_reached = gc_sim_time(sim);
+    }
+    /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
+     * k*T <= t + dt/2. Other schemes land on t itself. */
+    slack = whole_steps(sim) ? 0.5 * fabs((double)sim->p.dt) : 1e-12 * s->every;
+    for (;;) {
+        const double tk = sg * (double)s->next * s->every;
+        if (!(sg * tk <= sg * t + slack))
+            break;
+        st = gc_sim_advance(sim, tk);
+        if (st == GC_OK)
+            st = write_one(s, sim, tk);
+        if (st != GC_OK)
+            return st;
+    }
+    /* Never ask a scheme to go back: a snapshot at k*T may lie a hair past t. */
+    now = gc_sim_time(sim);
+    return gc_sim_advance(sim, sg * t < sg * now ? now : t);
+}
+
+void gc_snapshots_free(struct gc_snapshots *s)
+{
+    gc_bodies_free(&s->scratch);
+}

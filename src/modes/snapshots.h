@@ -1,0 +1,43 @@
+/* The snapshot schedule: advance a simulation while writing HDF5 snapshots at times 0, T, 2T, ... */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_SNAPSHOTS_H
+#define GC_SNAPSHOTS_H
+
+#include "bodies.h"
+#include "sim.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gc_snapshots {
+    double every;          /* T between snapshots, N-body units; 0 = schedule off */
+    const char *dir;       /* folder of snapshot_NNN.hdf5; not owned */
+    double sign;           /* -1 for a leapfrog run backwards (dt < 0): times 0, -T, -2T, ... */
+    unsigned long next;    /* index of the next snapshot */
+    double last_reached;   /* simulation clock at the last snapshot written */
+    int warned;            /* the off-schedule warning was given */
+    double write_s;        /* wall seconds spent downloading and writing snapshots */
+    struct gc_bodies scratch; /* download target, tags copied from the initial bodies */
+};
+
+/* Starts the schedule for a simulation at its start (time 0) and writes snapshot_000.
+ * every == 0 turns it off (gc_snapshots_advance is then gc_sim_advance). Errors (logged):
+ * T not a whole number of leapfrog steps, the folder cannot be created, no HDF5 in this
+ * build, the first write fails. On failure nothing needs freeing. */
+enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
+                                 struct gc_sim *sim, const struct gc_bodies *initial);
+
+/* Advances sim to time t like gc_sim_advance, stopping on the way at every snapshot time
+ * k*T <= t not yet written: advance to k*T, download, write snapshot_k with Time = k*T.
+ * If the clock went back (the viewer's reset), numbering starts again at snapshot_000. */
+enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, double t);
+
+/* Frees the scratch bodies; safe on a zeroed or freed struct. */
+void gc_snapshots_free(struct gc_snapshots *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

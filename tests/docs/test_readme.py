@@ -1,0 +1,101 @@
+# The README cannot rot: its set-up commands are the ones CI runs, and its option table
+# lists exactly the options of `galaxy --help`.
+# SPDX-License-Identifier: MIT
+#
+# Usage: test_readme.py setup SOURCE_DIR
+#        test_readme.py options SOURCE_DIR GALAXY
+import os
+import re
+import subprocess
+import sys
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+def code_blocks(text):
+    """The fenced code blocks of a Markdown text, in order, without their fences."""
+    return [m.group(1) for m in re.finditer(r"^```[^\n]*\n(.*?)^```", text, re.M | re.S)]
+
+
+def setup(src):
+    readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    ci = open(os.path.join(src, ".ci", "run"), encoding="utf-8").read()
+    blocks = code_blocks(readme)
+    check(len(blocks) >= 3, "README has at least 3 code blocks (got %d)" % len(blocks))
+    if failures:
+        return
+    view, test = (b.strip().split(" && ") for b in blocks[:2])
+    configure = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release"
+    build = "cmake --build build -j"
+    check("\n" not in blocks[0].strip() and "\n" not in blocks[1].strip(),
+          "each set-up command is one line (one paste)")
+    check(view == ["scripts/install-deps", configure, build, "./build/galaxy"],
+          "1st block installs, configures, builds, starts the viewer: %s" % view)
+    check(test == ["scripts/install-deps test", configure, build,
+                   "ctest --test-dir build --output-on-failure"],
+          "2nd block installs (test group), configures, builds, runs ctest: %s" % test)
+    check(blocks[2].strip() == "./build/galaxy --headless --frames 300 --screenshot out.png",
+          "3rd block is the picture without a display: %r" % blocks[2].strip())
+    deps = open(os.path.join(src, "scripts", "install-deps"), encoding="utf-8").read()
+    check(re.search(r"^\s*test\)", deps, re.M) is not None, "scripts/install-deps has a test group")
+    # CI runs the README's second block itself, through the same extraction ...
+    got = subprocess.run([os.path.join(src, "scripts", "readme-block"), "2"],
+                         capture_output=True, text=True, timeout=30)
+    check(got.returncode == 0 and got.stdout.strip() == blocks[1].strip(),
+          "scripts/readme-block 2 prints the README's second block")
+    check(re.search(r"^readme_test=\$\(scripts/readme-block 2\)$", ci, re.M) is not None,
+          ".ci/run takes its test command from scripts/readme-block 2")
+    check(re.search(r'^bash -c "\$readme_test"', ci, re.M) is not None,
+          ".ci/run runs that command")
+    # ... and keeps no copy of it that could drift.
+    for line in (configure, build, "ctest --test-dir build "):
+        check(line not in ci, ".ci/run has no own copy of '%s'" % line.strip())
+
+
+def help_options(galaxy):
+    out = subprocess.run([galaxy, "--help"], capture_output=True, text=True, timeout=30).stdout
+    names = set()
+    for line in out.splitlines():
+        m = re.match(r"  (-[^\s,]+)(?:, (-[^\s,]+))?", line)
+        if m:
+            names.update(n for n in m.groups() if n)
+    return names
+
+
+def readme_options(src):
+    readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    part = readme.split("\n### Options\n", 1)
+    if len(part) < 2:
+        return set()
+    names = set()
+    for line in part[1].split("\n#", 1)[0].splitlines():
+        if not line.startswith("|") or line.startswith("|---"):
+            continue
+        first = re.split(r"(?<!\\)\|", line)[1]  # the option column
+        names.update(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", first))
+    return names
+
+
+def options(src, galaxy):
+    shown, documented = help_options(galaxy), readme_options(src)
+    check(len(shown) > 10, "galaxy --help lists options (%d)" % len(shown))
+    check(len(documented) > 10, "README's Options table lists options (%d)" % len(documented))
+    check(not shown - documented, "every --help option is in the README table; missing: %s"
+          % sorted(shown - documented))
+    check(not documented - shown, "every README table option is in --help; extra: %s"
+          % sorted(documented - shown))
+
+
+if sys.argv[1] == "setup":
+    setup(sys.argv[2])
+else:
+    options(sys.argv[2], sys.argv[3])
+print("%s" % ("FAILED" if failures else "all checks passed"))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,40 @@
+# Snapshot I/O (HDF5), its command-line use, and the readers' fuzz corpora replayed (label "io").
+gc_add_test(test_snapshot_hdf5 test_snapshot_hdf5.c)
+set_tests_properties(test_snapshot_hdf5 PROPERTIES LABELS "io")
+
+if(GC_HAVE_HDF5)
+  # Broken snapshots are made at test time by a small generator over libhdf5 (found again
+  # here: imported targets are visible only in the folder that found them).
+  find_package(HDF5 COMPONENTS C QUIET)
+  add_executable(make_bad_snapshots ${CMAKE_CURRENT_SOURCE_DIR}/io/make_bad_snapshots.c)
+  target_link_libraries(make_bad_snapshots PRIVATE gc_io)
+  if(TARGET hdf5::hdf5)
+    target_link_libraries(make_bad_snapshots PRIVATE hdf5::hdf5)
+  else()
+    target_include_directories(make_bad_snapshots PRIVATE ${HDF5_C_INCLUDE_DIRS})
+    target_link_libraries(make_bad_snapshots PRIVATE ${HDF5_C_LIBRARIES})
+  endif()
+  add_test(NAME test_snapshots_cli
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_cli.sh
+                   $<TARGET_FILE:galaxy> $<TARGET_FILE:make_bad_snapshots>)
+  set_tests_properties(test_snapshots_cli PROPERTIES LABELS "io"
+    ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+
+  # The snapshots of a real run, read with h5py and checked against the run (skipped
+  # without h5py).
+  add_test(NAME test_snapshots_h5py
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_h5py.sh
+                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py
+                   $<TARGET_FILE:make_bad_snapshots>)
+  set_tests_properties(test_snapshots_h5py PROPERTIES LABELS "io" SKIP_RETURN_CODE 77)
+endif()
+
+if(NOT GC_HAVE_HDF5)
+  # Without libhdf5: asking for snapshots is one clear error and a non-zero exit.
+  add_test(NAME test_snapshots_no_hdf5
+           COMMAND bash -c "out=$(\"$0\" --snapshot-every 0.1 --steps 1 -n 64 --backend cpu 2>&1); rc=$?; echo \"$out\"; [ $rc -ne 0 ] && grep -q 'this build has no HDF5 support: install libhdf5-dev' <<<\"$out\""
+                   $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_snapshots_no_hdf5 PROPERTIES LABELS "io")
+endif()
+
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)

@@ -1,0 +1,279 @@
+/* Writes broken HDF5 snapshots (and look-alikes) into a folder, for the bad-input tests. */
+/* SPDX-License-Identifier: MIT */
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies.h"
+#include "snapshot_hdf5.h"
+
+static const char *dir;
+static int failures;
+
+static const char *at(const char *name)
+{
+    static char buf[4][4096];
+    static int k;
+    char *p = buf[k++ & 3];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "make_bad_snapshots: %s failed\n", what);
+    failures++;
+}
+
+/* Nine bodies: every type, both galaxies. */
+static void good(const char *name)
+{
+    struct gc_bodies b;
+    if (gc_bodies_alloc(&b, 9) != GC_OK)
+        return fail("alloc");
+    for (size_t i = 0; i < 9; i++) {
+        for (int k = 0; k < 3; k++) {
+            b.pos[4 * i + k] = (float)(i + 0.25 * k);
+            b.vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
+        }
+        b.pos[4 * i + 3] = 0.01f * (float)(i + 1);
+        b.tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
+    }
+    if (gc_snapshot_hdf5_write(at(name), &b, 0.5) != GC_OK)
+        fail(name);
+    gc_bodies_free(&b);
+}
+
+/* The same nine bodies in double precision, with digits a float cannot hold; the h5py
+ * test recomputes these values in Python and compares them exactly. */
+static void good64(const char *name)
+{
+    struct gc_bodies b;
+    if (gc_bodies_alloc(&b, 9) != GC_OK)
+        return fail("alloc");
+    for (size_t i = 0; i < 9; i++)
+        b.tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
+    if (gc_bodies_alloc_f64(&b) != GC_OK)
+        return fail("alloc_f64");
+    for (size_t i = 0; i < 9; i++) {
+        for (int k = 0; k < 3; k++) {
+            b.pos64[3 * i + k] = (double)i + 0.25 * k + (double)i * 1e-10;
+            b.vel64[3 * i + k] = 0.1 * k - 0.05 * (double)i + 1e-12;
+        }
+        b.mass64[i] = 0.01 * (double)(i + 1) + 1e-13;
+    }
+    gc_bodies_sync_f32(&b);
+    if (gc_snapshot_hdf5_write(at(name), &b, 2.5) != GC_OK)
+        fail(name);
+    gc_bodies_free(&b);
+}
+
+static hid_t open_rw(const char *name)
+{
+    hid_t f;
+    good(name);
+    f = H5Fopen(at(name), H5F_ACC_RDWR, H5P_DEFAULT);
+    if (f < 0)
+        fail(name);
+    return f;
+}
+
+/* Overwrites element (row, col) of a 1-D (col < 0) or 2-D dataset. */
+static void set(hid_t f, const char *dset, hsize_t row, int col, hid_t mem_type, const void *v)
+{
+    hsize_t start[2] = {row, col < 0 ? 0 : (hsize_t)col}, one[2] = {1, 1};
+    hid_t d = H5Dopen2(f, dset, H5P_DEFAULT);
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, one, NULL);
+    if (d < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, one, NULL) < 0 ||
+        H5Dwrite(d, mem_type, ms, fs, H5P_DEFAULT, v) < 0)
+        fail(dset);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(d);
+}
+
+static void set_d(hid_t f, const char *dset, hsize_t row, int col, double v)
+{
+    set(f, dset, row, col, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* Opens the group first: with HDF5 1.10.8, H5Awrite on an attribute opened through
+ * H5Aopen_by_name fails ("can't locate open attribute?") once the object was closed. */
+static void set_attr(hid_t f, const char *obj, const char *attr, hid_t mem_type, const void *v)
+{
+    hid_t g = H5Gopen2(f, obj, H5P_DEFAULT);
+    hid_t a = g >= 0 ? H5Aopen(g, attr, H5P_DEFAULT) : -1;
+    if (a < 0 || H5Awrite(a, mem_type, v) < 0)
+        fail(attr);
+    H5Aclose(a);
+    H5Gclose(g);
+}
+
+static void replace_2d(hid_t f, const char *dset, hsize_t rows, hsize_t cols)
+{
+    hsize_t dims[2] = {rows, cols};
+    double *zero = calloc(rows * cols, sizeof *zero);
+    hid_t s, d;
+    H5Ldelete(f, dset, H5P_DEFAULT);
+    s = H5Screate_simple(2, dims, NULL);
+    d = H5Dcreate2(f, dset, H5T_IEEE_F32LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (d < 0 || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zero) < 0)
+        fail(dset);
+    H5Dclose(d);
+    H5Sclose(s);
+    free(zero);
+}
+
+static void done(hid_t f)
+{
+    if (H5Fclose(f) < 0)
+        fail("close");
+}
+
+int main(int argc, char **argv)
+{
+    hid_t f;
+    FILE *t;
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_bad_snapshots DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+
+    good("good.hdf5");
+    good64("good64.hdf5");
+
+    f = open_rw("missing_coordinates.hdf5");
+    H5Ldelete(f, "PartType1/Coordinates", H5P_DEFAULT);
+    done(f);
+
+    f = open_rw("missing_masses.hdf5");
+    H5Ldelete(f, "PartType2/Masses", H5P_DEFAULT);
+    done(f);
+
+    /* GADGET's other way to give masses: one per type in MassTable, no Masses dataset. */
+    f = open_rw("masstable.hdf5");
+    {
+        double mt[6] = {0, 0, 0.75, 0, 0, 0};
+        H5Ldelete(f, "PartType2/Masses", H5P_DEFAULT);
+        set_attr(f, "Header", "MassTable", H5T_NATIVE_DOUBLE, mt);
+    }
+    done(f);
+
+    f = open_rw("missing_header.hdf5");
+    H5Ldelete(f, "Header", H5P_DEFAULT);
+    done(f);
+
+    f = open_rw("missing_group.hdf5");
+    H5Ldelete(f, "PartType3", H5P_DEFAULT);
+    done(f);
+
+    f = open_rw("wrong_shape.hdf5");
+    replace_2d(f, "PartType2/Velocities", 3, 2);
+    done(f);
+
+    f = open_rw("count_mismatch.hdf5");
+    {
+        unsigned n[6] = {0, 4, 3, 3, 0, 0}; /* PartType1 really holds 3 */
+        set_attr(f, "Header", "NumPart_ThisFile", H5T_NATIVE_UINT, n);
+        set_attr(f, "Header", "NumPart_Total", H5T_NATIVE_UINT, n);
+    }
+    done(f);
+
+    f = open_rw("split.hdf5");
+    {
+        unsigned n[6] = {0, 6, 3, 3, 0, 0};
+        set_attr(f, "Header", "NumPart_Total", H5T_NATIVE_UINT, n);
+    }
+    done(f);
+
+    f = open_rw("gas.hdf5");
+    {
+        unsigned n[6] = {5, 3, 3, 3, 0, 0};
+        set_attr(f, "Header", "NumPart_ThisFile", H5T_NATIVE_UINT, n);
+        set_attr(f, "Header", "NumPart_Total", H5T_NATIVE_UINT, n);
+    }
+    done(f);
+
+    f = open_rw("nan.hdf5");
+    set_d(f, "PartType1/Coordinates", 1, 2, 0.0 / 0.0);
+    done(f);
+
+    f = open_rw("inf.hdf5");
+    set_d(f, "PartType3/Velocities", 2, 0, 1.0 / 0.0);
+    done(f);
+
+    f = open_rw("negative_mass.hdf5");
+    set_d(f, "PartType2/Masses", 1, -1, -0.5);
+    done(f);
+
+    f = open_rw("zero_mass.hdf5");
+    set_d(f, "PartType3/Masses", 0, -1, 0.0);
+    done(f);
+
+    f = open_rw("duplicate_ids.hdf5");
+    {
+        unsigned long long id = 1; /* ID 1 (body 0, a disk) is in PartType2 already */
+        set(f, "PartType3/ParticleIDs", 2, -1, H5T_NATIVE_ULLONG, &id);
+    }
+    done(f);
+
+    f = open_rw("id_gap.hdf5");
+    {
+        unsigned long long id = 10; /* 9 bodies: IDs 1..9 */
+        set(f, "PartType2/ParticleIDs", 0, -1, H5T_NATIVE_ULLONG, &id);
+    }
+    done(f);
+
+    f = open_rw("bad_galaxy.hdf5");
+    {
+        unsigned char g = 7;
+        set(f, "PartType1/GalaxyIndex", 0, -1, H5T_NATIVE_UCHAR, &g);
+    }
+    done(f);
+
+    f = open_rw("nan_time.hdf5");
+    {
+        double nan = 0.0 / 0.0;
+        set_attr(f, "Header", "Time", H5T_NATIVE_DOUBLE, &nan);
+    }
+    done(f);
+
+    /* An HDF5 file of another kind: a lone dataset. */
+    {
+        hsize_t n = 4;
+        double v[4] = {1, 2, 3, 4};
+        hid_t s, d;
+        f = H5Fcreate(at("other_kind.hdf5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        s = H5Screate_simple(1, &n, NULL);
+        d = H5Dcreate2(f, "data", H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (d < 0 || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+            fail("other_kind");
+        H5Dclose(d);
+        H5Sclose(s);
+        done(f);
+    }
+
+    /* The first half of a good file. */
+    {
+        FILE *in = fopen(at("good.hdf5"), "rb"), *out = fopen(at("truncated.hdf5"), "wb");
+        char *buf = malloc(1 << 20);
+        size_t n = in && buf ? fread(buf, 1, 1 << 20, in) : 0;
+        if (!out || n == 0 || fwrite(buf, 1, n / 2, out) != n / 2)
+            fail("truncated");
+        if (in)
+            fclose(in);
+        if (out)
+            fclose(out);
+        free(buf);
+    }
+
+    /* A valid text table under an HDF5 name. */
+    t = fopen(at("text.hdf5"), "w");
+    if (!t || fputs("1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n", t) < 0)
+        fail("text.hdf5");
+    if (t)
+        fclose(t);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Bad input through the galaxy program: broken HDF5 snapshots and look-alikes given to
+# --data, and bad --snapshot-every/--snapshot-dir values. Each must end with one clear
+# message naming the file (and the dataset) and a non-zero exit, never a crash.
+set -u
+bin="$1"
+gen="$2"
+tmp="${GC_TEST_TMP:-/tmp}/snapshots_cli"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+fail=0; pass=0
+
+# expect CODE PATTERN -- ARGS...: exit status CODE, output matching PATTERN, exactly one
+# error line, and no sanitizer report.
+expect() {
+    local code="$1" pattern="$2"; shift 3
+    local out rc nerr
+    out=$("$bin" "$@" 2>&1 </dev/null); rc=$?
+    nerr=$(grep -c "error:" <<<"$out")
+    if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" <<<"$out" ||
+       { [ "$code" -ne 0 ] && [ "$nerr" -ne 1 ]; } || grep -q "Sanitizer" <<<"$out"; then
+        echo "FAIL: galaxy $* -> exit $rc (want $code), $nerr error lines, output:"
+        echo "$out" | head -8
+        echo "      (wanted pattern: $pattern)"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+if ! "$gen" "$tmp"; then
+    echo "FAIL: the generator of broken files failed"
+    exit 1
+fi
+run=(--steps 1 --backend cpu)
+d="$tmp"
+
+expect 0 "snapshot of 9 bodies at t = 0.5" -- --data "$d/good.hdf5" "${run[@]}"
+# GADGET's MassTable stands in for a missing Masses dataset: the three disks weigh 0.75.
+expect 0 "snapshot of 9 bodies" -- --data "$d/masstable.hdf5" "${run[@]}" --save "$d/masstable.tab"
+if ! awk '!/^#/ { if (++n <= 3 && $1 != 0.75) bad = 1; if (n > 3 && $1 == 0.75) bad = 1 }
+          END { exit bad || n != 9 }' "$d/masstable.tab"; then
+    echo "FAIL: masstable.hdf5: disks should weigh 0.75, the rest not:"; cat "$d/masstable.tab"
+    fail=$((fail + 1))
+fi
+# Another writer (h5py): chunked, deflated datasets, a UTF-8 variable-length Component,
+# signed IDs out of order, no GalaxyIndex.
+corpus="$(cd "$(dirname "$0")/../fuzz/snapshot_hdf5" && pwd)"
+expect 0 "snapshot of 5 bodies at t = 1.5" -- --data "$corpus/h5py_chunked_vlen.hdf5" "${run[@]}"
+expect 2 "missing_coordinates.hdf5: PartType1/Coordinates is missing" -- --data "$d/missing_coordinates.hdf5" "${run[@]}"
+expect 2 "missing_masses.hdf5: PartType2/Masses is missing and MassTable\[2\] is 0" -- --data "$d/missing_masses.hdf5" "${run[@]}"
+expect 2 "missing_header.hdf5: no /Header group: not a snapshot" -- --data "$d/missing_header.hdf5" "${run[@]}"
+expect 2 "other_kind.hdf5: no /Header group: not a snapshot" -- --data "$d/other_kind.hdf5" "${run[@]}"
+expect 2 "missing_group.hdf5: /PartType3 is missing" -- --data "$d/missing_group.hdf5" "${run[@]}"
+expect 2 "wrong_shape.hdf5: PartType2/Velocities has shape 3 x 2, expected 3 x 3" -- --data "$d/wrong_shape.hdf5" "${run[@]}"
+expect 2 "count_mismatch.hdf5: PartType1/ParticleIDs has shape 3, expected 4" -- --data "$d/count_mismatch.hdf5" "${run[@]}"
+expect 2 "split.hdf5: /Header NumPart_Total\[1\] .* only single-file snapshots" -- --data "$d/split.hdf5" "${run[@]}"
+expect 2 "gas.hdf5: holds 5 bodies of PartType0 \(gas\)" -- --data "$d/gas.hdf5" "${run[@]}"
+expect 2 "nan.hdf5: PartType1/Coordinates\[1\]\[2\] is not a finite float" -- --data "$d/nan.hdf5" "${run[@]}"
+expect 2 "inf.hdf5: PartType3/Velocities\[2\]\[0\] is not a finite float" -- --data "$d/inf.hdf5" "${run[@]}"
+expect 2 "negative_mass.hdf5: PartType2/Masses\[1\]: mass must be positive and finite, got -0.5" -- --data "$d/negative_mass.hdf5" "${run[@]}"
+expect 2 "zero_mass.hdf5: PartType3/Masses\[0\]: mass must be positive" -- --data "$d/zero_mass.hdf5" "${run[@]}"
+expect 2 "duplicate_ids.hdf5: PartType3/ParticleIDs\[2\] = 1 appears twice" -- --data "$d/duplicate_ids.hdf5" "${run[@]}"
+expect 2 "id_gap.hdf5: PartType2/ParticleIDs\[0\] = 10 is out of range: IDs must be 1 to 9" -- --data "$d/id_gap.hdf5" "${run[@]}"
+expect 2 "bad_galaxy.hdf5: PartType1/GalaxyIndex\[0\] = 7, expected 0 or 1" -- --data "$d/bad_galaxy.hdf5" "${run[@]}"
+expect 2 "nan_time.hdf5: /Header Time is not finite" -- --data "$d/nan_time.hdf5" "${run[@]}"
+expect 1 "truncated.hdf5: not a readable HDF5 file \(truncated or corrupt\?\)" -- --data "$d/truncated.hdf5" "${run[@]}"
+expect 2 "text.hdf5: not an HDF5 file" -- --data "$d/text.hdf5" "${run[@]}"
+expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"
+
+# The schedule's own options.
+expect 2 "--snapshot-every expects a time > 0" -- --snapshot-every 0 "${run[@]}" -n 64
+expect 2 "--snapshot-every expects a number" -- --snapshot-every nan "${run[@]}" -n 64
+expect 2 "--snapshot-every expects a number" -- --snapshot-every -1 "${run[@]}" -n 64
+expect 2 "--snapshot-every 0.105 is not a whole number of leapfrog steps of dt = 0.01" -- --snapshot-every 0.105 "${run[@]}" -n 64
+expect 2 "--snapshot-dir only applies with --snapshot-every" -- --snapshot-dir "$d" "${run[@]}" -n 64
+expect 2 "--snapshot-every applies to --steps, --headless and the window" -- --snapshot-every 0.1 --benchmark -n 64 --backend cpu
+: > "$d/a_file"
+expect 1 "--snapshot-dir $d/a_file: exists and is not a folder" -- --snapshot-every 0.01 --snapshot-dir "$d/a_file" "${run[@]}" -n 64
+expect 1 "--snapshot-dir $d/no/such: cannot create" -- --snapshot-every 0.01 --snapshot-dir "$d/no/such" "${run[@]}" -n 64
+# A whole number of steps, given with float rounding (dt = 0.01 is not exact in binary).
+expect 0 "wrote $d/steps/snapshot_003.hdf5 \(t = 0.21," -- --snapshot-every 0.07 --snapshot-dir "$d/steps" --steps 21 --backend cpu -n 64
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -36,7 +36,9 @@ void main()
 {
     uint galaxy = (a_tag >> 2u) & 1u;
     uint comp = a_tag & 3u;
-    float light = comp == 0u ? u_light.x : comp == 1u ? u_light.y : u_light.z;
+    // Component 3: a star of a cluster, or a body of a table without galaxy structure;
+    // it gives light as a disk star does.
+    float light = comp == 1u ? u_light.y : comp == 2u ? u_light.z : u_light.x;
     if (light <= 0.0) {
         // Not drawn (e.g. dark matter): outside the clip volume, so no fragment is made.
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
@@ -54,7 +56,10 @@ void main()
     if (u_color_mode == 0) {
         // Stellar: old bulge stars warm, disks (young stars) cooler; galaxy A blue-white,
         // galaxy B golden, so each keeps its hue through the merger.
-        if (galaxy == 0u)
+        // A cluster's stars are old: warm white.
+        if (comp == 3u)
+            c = vec3(1.0, 0.9, 0.76);
+        else if (galaxy == 0u)
             c = comp == 1u ? vec3(1.0, 0.86, 0.62) : comp == 0u ? vec3(0.58, 0.72, 1.0)
                                                                : vec3(0.55, 0.45, 1.0);
         else
@@ -65,7 +70,7 @@ void main()
         if (comp == 1u) c = mix(c, vec3(1.0, 0.95, 0.8), 0.5);
     } else if (u_color_mode == 2) {
         c = comp == 0u ? vec3(0.35, 0.6, 1.0) : comp == 1u ? vec3(1.0, 0.85, 0.35)
-                                                           : vec3(0.8, 0.3, 0.9);
+                  : comp == 2u ? vec3(0.8, 0.3, 0.9) : vec3(0.9, 0.9, 0.9);
     } else if (u_color_mode == 3) {
         vec3 v = a_vel.xyz;
         float s = length(v);

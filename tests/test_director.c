@@ -114,6 +114,27 @@ static void test_track_failures(void)
     CHECK_NEAR(t.centre[0][0], 5.02, 0.011);
     CHECK(t.separation == 0.0f);
     gc_bodies_free(&b);
+
+    /* A star cluster (GC_STAR bodies, no disk or bulge): tracked as one system, centred on
+     * its median, its half-mass radius from its stars, +z when it does not spin. */
+    CHECK(gc_bodies_alloc(&b, 1001) == GC_OK);
+    for (int i = 0; i < 1001; i++) {
+        float r = (float)i / 1000.0f * 2.0f; /* radii 0..2 evenly: median 1 */
+        float phi = 2.3999632f * (float)i;   /* golden-angle spiral on a sphere */
+        float z = 1.0f - 2.0f * ((float)i + 0.5f) / 1001.0f, q = sqrtf(1.0f - z * z);
+        b.pos[4 * i] = 3.0f + r * q * cosf(phi);
+        b.pos[4 * i + 1] = r * q * sinf(phi);
+        b.pos[4 * i + 2] = r * z;
+        b.pos[4 * i + 3] = 1.0f / 1001.0f;
+        b.tag[i] = GC_TAG(0, GC_STAR);
+    }
+    CHECK(gc_track_measure(&b, 0, &t) == GC_OK);
+    CHECK(t.galaxies == 1);
+    CHECK_NEAR(t.centre[0][0], 3.0, 0.1);
+    CHECK_NEAR(t.half_mass[0], 1.0, 0.01);
+    CHECK_NEAR(t.axis[0][2], 1.0, 1e-6);
+    CHECK_NEAR(t.com[0], 3.0, 0.05);
+    gc_bodies_free(&b);
 }
 
 /* Runs the director for `seconds` of screen time in 1/60 s frames. */

@@ -74,7 +74,9 @@ struct gc_app {
     int auto_settled;                /* the last timing left auto_steps as it was */
     int frame_open;                  /* the pacer's begin_frame was called for this frame */
     int stepped;                     /* steps queued since the renderer last got the state */
-    double step_s;                   /* seconds per step, last timed; 0 = not yet */
+    double step_s;                   /* seconds per step (per frame_dt of simulated time), last
+                                      * timed; 0 = not yet */
+    double waited_s;                 /* seconds the last timed frame's steps took */
     unsigned frames_since_timing;    /* frames whose steps ran untimed since the last timing */
     unsigned long long timed_frames; /* frames whose steps were waited for (and timed) */
 
@@ -95,6 +97,8 @@ struct gc_app {
     unsigned frames_window;
     uint64_t steps_at_window;        /* integrator steps when the window started */
     double fps, sps;                 /* frames/s and steps/s of the last window */
+    double ips;                      /* interactions/s of the last window */
+    double interactions_at_window;   /* integrator's interaction count when it started */
     double e0;                       /* energy at start, N-body units */
     double drift;                    /* (E - E0) / |E0| at the last measurement */
     int energy_state;                /* 0 not measured, 1 measured, -1 off (too costly) */
@@ -293,7 +297,7 @@ static void app_free(struct gc_app *a)
 /* A frame's steps run on the GPU while the frame before is drawn, so the host does not wait
  * for them; it waits (and so times them) only where the time is needed: on the first
  * frame, while --substeps auto is still settling and every TIME_EVERY frames after, and on
- * every frame once a step is slower than SLOW_STEP_S. Slow steps are waited for on the host
+ * every frame whose steps take longer than SLOW_STEP_S. Slow steps are waited for on the host
  * so that GL never queues work behind seconds of CUDA work: with 60 frames of 0.5 s steps
  * at 1M bodies queued at once behind CUDA-GL hand-overs, headless never finished on an
  * H100 (FINDINGS.md, 2026-11-22); at that speed the wait costs nothing. */
@@ -322,7 +326,7 @@ static void hand_over(struct gc_app *a)
 /* Queues k steps; they run while the current frame is drawn. */
 static void launch_steps(struct gc_app *a, unsigned k, int adapt)
 {
-    int timed = a->step_s <= 0.0 || a->step_s > SLOW_STEP_S ||
+    int timed = a->step_s <= 0.0 || k * a->step_s > SLOW_STEP_S ||
                 (adapt && (!a->auto_settled || a->frames_since_timing >= TIME_EVERY));
     double t0 = now_s();
     enum gc_status st = gc_snapshots_advance(&a->snapshots, &a->sim,
@@ -336,7 +340,8 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
     a->stepped = 1;
     a->frames_since_timing++;
     if (timed) {
-        a->step_s = (now_s() - t0) / k;
+        a->waited_s = now_s() - t0;
+        a->step_s = a->waited_s / k;
         a->frames_since_timing = 0;
         a->timed_frames++;
         if (adapt) {
@@ -368,6 +373,33 @@ static void advance(struct gc_app *a, int may_step)
         launch_steps(a, k, adapt);
 }
 
+/* Star clusters (--model plummer, pythagorean) are in Henon units: their time is shown as
+ * it is, not in Myr. */
+static int henon(const struct gc_app *a)
+{
+    return a->opt->units == GC_UNITS_HENON;
+}
+
+/* Individual (block) time steps: no single dt to show or change. */
+static int block_steps(const struct gc_app *a)
+{
+    return a->sim.p.integrator && strcmp(a->sim.p.integrator, "leapfrog") != 0;
+}
+
+/* The simulated time for the HUD (style 0: "123.4 MYR"), the title and log (1: "123.4 Myr")
+ * or --present (2: "123 MILLION YEARS"); Henon units say so. */
+static void time_text(const struct gc_app *a, int style, char *buf, size_t size)
+{
+    double t = gc_sim_time(&a->sim);
+    if (henon(a))
+        snprintf(buf, size, style == 2 ? "T = %.2f HENON UNITS" : style == 1 ? "%.4g Henon units"
+                                                                         : "%.4g HENON", t);
+    else
+        snprintf(buf, size, style == 2 ? "%.0f MILLION YEARS" : style == 1 ? "%.1f Myr"
+                                                                        : "%.1f MYR",
+                 t * GC_MYR_PER_TIME_UNIT);
+}
+
 static float pixel_scale(const struct gc_app *a)
 {
     return fmaxf(0.5f, (float)a->fb_h / 800.0f);
@@ -382,32 +414,37 @@ static void update_stats(struct gc_app *a, double now)
     gc_sim_stats(&a->sim, &st);
     a->fps = a->frames_window / dt;
     a->sps = (double)(st.steps - a->steps_at_window) / dt;
+    a->ips = (st.interactions - a->interactions_at_window) / dt;
     a->frames_window = 0;
     a->steps_at_window = st.steps;
+    a->interactions_at_window = st.interactions;
     a->t_window = now;
     if (!a->headless) {
-        double n = (double)a->initial->n, ips = n * n * a->sps;
-        char title[256], drift[32];
+        char title[320], drift[32], when[64];
         if (a->failure != GC_OK)
             return;  /* the title keeps the failure message */
         if (a->energy_state > 0)
             snprintf(drift, sizeof drift, "%.2e", a->drift);
         else
             snprintf(drift, sizeof drift, "n/a");
+        time_text(a, 1, when, sizeof when);
         snprintf(title, sizeof title,
-                 "galaxy | N %zu | %s | %.1f fps | %.1f steps/s | %.3g int/s | %.1f GFLOP/s "
-                 "| %.1f Myr | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
-                 a->fps, a->sps, ips, FLOPS_PER_INTERACTION * ips * 1e-9,
-                 gc_sim_time_myr(&a->sim), drift, a->paused ? " | paused" : "",
-                 a->capture.rec ? " | recording" : "");
+                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %.1f GFLOP/s "
+                 "| %s | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
+                 a->fps, a->sps, block_steps(a) ? "block " : "", a->ips,
+                 FLOPS_PER_INTERACTION * a->ips * 1e-9, when, drift,
+                 a->paused ? " | paused" : "", a->capture.rec ? " | recording" : "");
         glutSetWindowTitle(title);
     }
 }
 
 static void draw_overlays(struct gc_app *a)
 {
-    if (a->present_hud)
-        gc_overlay_present(&a->hud, a->fb_w, a->fb_h, a->opt->title, gc_sim_time_myr(&a->sim));
+    char when[64];
+    if (a->present_hud) {
+        time_text(a, 2, when, sizeof when);
+        gc_overlay_present(&a->hud, a->fb_w, a->fb_h, a->opt->title, when);
+    }
     if (a->show_hud) {
         struct gc_overlay_info i;
         struct gc_integrator_stats st;
@@ -419,9 +456,14 @@ static void draw_overlays(struct gc_app *a)
         i.device = gc_backend_device_name(a->backend);
         i.fps = a->fps;
         i.sps = a->sps;
-        i.t_myr = gc_sim_time_myr(&a->sim);
+        i.ips = a->ips;
+        time_text(a, 0, when, sizeof when);
+        i.time = when;
+        i.integrator = a->sim.p.integrator ? a->sim.p.integrator : "leapfrog";
+        i.block_steps = block_steps(a);
         i.dt = a->sim.p.dt;
         i.dt_myr = a->sim.p.dt * GC_MYR_PER_TIME_UNIT;
+        i.active = (unsigned long long)st.last_active;
         i.steps = (unsigned long long)st.steps;
         i.energy_state = a->energy_state;
         i.drift = a->drift;
@@ -665,6 +707,11 @@ static void toggle_recording(struct gc_app *a)
 
 static void set_view(struct gc_app *a, enum gc_view v)
 {
+    if (v == GC_VIEW_TOUR && henon(a)) {
+        gc_log_warn("the tour follows a galaxy encounter, timed in Myr; a star cluster has "
+                    "none ('o' orbits the camera, 1 2 3 frame it)");
+        return;
+    }
     if (v != GC_VIEW_HOME && v != GC_VIEW_FREE)
         update_track(a, 1);  /* frame the galaxies where they are now */
     gc_director_set_view(&a->director, v, &a->camera);
@@ -729,6 +776,11 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
             a->show_hud = 0;
         break;
     case '[': case ']':
+        if (block_steps(a)) {
+            gc_log_info("%s chooses each body's step itself (--eta, --dt-max)",
+                        a->sim.p.integrator);
+            break;
+        }
         st = gc_sim_set_dt(&a->sim, key == '[' ? 0.5f * a->sim.p.dt : 2.0f * a->sim.p.dt);
         if (st == GC_OK)
             gc_log_info("dt = %g (%.3g Myr)", a->sim.p.dt, a->sim.p.dt * GC_MYR_PER_TIME_UNIT);
@@ -940,19 +992,20 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         if (st == GC_OK) {
             struct gc_integrator_stats stats;
             double ips;
+            char when[64];
             gc_sim_stats(&a->sim, &stats);
+            time_text(a, 1, when, sizeof when);
             ips = elapsed > 0 ? (stats.interactions - before.interactions) / elapsed : 0.0;
             if (a->energy_state > 0)
                 measure_energy(a, now_s());
             gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
-                        "interactions/s, %.2f GFLOP/s (20 flops/interaction), t = %.1f Myr",
+                        "interactions/s, %.2f GFLOP/s (20 flops/interaction), t = %s",
                         frames, (unsigned long long)(stats.steps - before.steps), elapsed,
-                        frames / elapsed, ips, FLOPS_PER_INTERACTION * ips * 1e-9,
-                        gc_sim_time_myr(&a->sim));
+                        frames / elapsed, ips, FLOPS_PER_INTERACTION * ips * 1e-9, when);
             gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
-                        "for the GPU; steps waited for in %llu frames (%.3g s a step); "
+                        "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
                         "exposure EV %+.2f", a->pacer.max_in_flight, a->pacer.depth,
-                        a->pacer.wait_s, a->timed_frames, a->step_s, a->exposure.ev);
+                        a->pacer.wait_s, a->timed_frames, a->waited_s, a->exposure.ev);
             if (a->energy_state > 0)
                 gc_log_info("headless: relative energy drift dE/|E0| = %.3e", a->drift);
         }

@@ -5,8 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "units.h"
-
 static const float WHITE[4] = {0.92f, 0.94f, 1.0f, 1.0f}, DIM[4] = {0.6f, 0.65f, 0.75f, 1.0f},
                    WARN[4] = {1.0f, 0.45f, 0.35f, 1.0f}, PANEL[4] = {0.0f, 0.0f, 0.0f, 0.6f};
 
@@ -25,16 +23,20 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
     char lines[10][200];
     int nl = 0;
     float lh, x, y, w = 0.0f;
-    double n = (double)i->n, ips = n * n * i->sps;
     gc_hud_begin(h, fb_w, fb_h, scale);
     lh = gc_hud_line_height(h);
     snprintf(lines[nl++], sizeof lines[0], "N %zu   BACKEND %s (%s)", i->n, i->backend, i->device);
-    snprintf(lines[nl++], sizeof lines[0], "%.1f FPS   %.1f STEPS/S", i->fps, i->sps);
-    snprintf(lines[nl++], sizeof lines[0], "%.3g INTERACTIONS/S   %.2f GFLOP/S", ips,
-             FLOPS_PER_INTERACTION * ips * 1e-9);
+    snprintf(lines[nl++], sizeof lines[0], "%.1f FPS   %.1f %s/S   %s", i->fps, i->sps,
+             i->block_steps ? "BLOCK STEPS" : "STEPS", i->integrator);
+    snprintf(lines[nl++], sizeof lines[0], "%.3g INTERACTIONS/S   %.2f GFLOP/S", i->ips,
+             FLOPS_PER_INTERACTION * i->ips * 1e-9);
     snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT 20 FLOPS PER INTERACTION)");
-    snprintf(lines[nl++], sizeof lines[0], "T %.1f MYR   DT %g (%.3g MYR)   STEP %llu", i->t_myr,
-             i->dt, i->dt_myr, i->steps);
+    if (i->block_steps)
+        snprintf(lines[nl++], sizeof lines[0], "T %s   BLOCK STEP %llu   ACTIVE %llu/%zu",
+                 i->time, i->steps, i->active, i->n);
+    else
+        snprintf(lines[nl++], sizeof lines[0], "T %s   DT %g (%.3g MYR)   STEP %llu", i->time,
+                 i->dt, i->dt_myr, i->steps);
     if (i->energy_state > 0)
         snprintf(lines[nl++], sizeof lines[0], "ENERGY DRIFT DE/|E0| %+.2e", i->drift);
     else
@@ -105,16 +107,15 @@ void gc_overlay_help(struct gc_hud *h, int fb_w, int fb_h)
     gc_hud_end(h);
 }
 
-void gc_overlay_present(struct gc_hud *h, int fb_w, int fb_h, const char *title, double t_myr)
+void gc_overlay_present(struct gc_hud *h, int fb_w, int fb_h, const char *title,
+                        const char *when)
 {
     static const float SOFT[4] = {0.85f, 0.88f, 0.95f, 0.92f};
-    char when[64];
     /* A glyph is 7 font pixels tall: the title ~1/30 and the time ~1/19 of the height
      * (3.4% and 5.3%: 37 and 57 pixels on a 1080p projector). */
     int ts = (int)fmaxf(2.0f, floorf((float)fb_h / 210.0f + 0.5f));
     int ns = (int)fmaxf(3.0f, floorf((float)fb_h / 135.0f + 0.5f));
     float margin = 0.035f * (float)fb_h;
-    snprintf(when, sizeof when, "%.0f MILLION YEARS", t_myr);
     gc_hud_begin(h, fb_w, fb_h, ts);
     /* Shrink the title to fit the width (a long --title on a narrow window). */
     while (ts > 1 && gc_hud_text_width(h, title) > (float)fb_w - 2.0f * margin)

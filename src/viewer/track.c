@@ -30,17 +30,28 @@ static void normalise(float v[3], const float fallback[3])
         v[k] = l > 0.0 && isfinite(l) ? (float)(v[k] / l) : fallback[k];
 }
 
+static int has(const struct gc_bodies *b, size_t stride, unsigned g, unsigned comp)
+{
+    for (size_t i = 0; i < b->n; i += stride)
+        if (GC_TAG_GALAXY(b->tag[i]) == g && GC_TAG_COMPONENT(b->tag[i]) == comp)
+            return 1;
+    return 0;
+}
+
 static int is_star(uint8_t tag)
 {
     return GC_TAG_COMPONENT(tag) != GC_HALO;
 }
 
 /* Centre of galaxy g: per-axis median of its bulge bodies (the nucleus), or of its disk
- * bodies when it has no bulge. A median is not pulled by tidal tails, a mean is. */
+ * bodies when it has no bulge, or of its stars (a cluster). A median is not pulled by tidal
+ * tails (or a cluster's escapers), a mean is. */
 static void centre_of(const struct gc_bodies *b, size_t stride, unsigned g, float *scratch,
                       float c[3], float v[3])
 {
-    for (unsigned comp = GC_BULGE;; comp = GC_DISK) {
+    static const unsigned order[3] = {GC_BULGE, GC_DISK, GC_STAR};
+    for (int o = 0; o < 3; o++) {
+        unsigned comp = order[o];
         size_t m = 0;
         double sv[3] = {0, 0, 0};
         for (size_t i = 0; i < b->n; i += stride)
@@ -60,8 +71,6 @@ static void centre_of(const struct gc_bodies *b, size_t stride, unsigned g, floa
             }
             return;
         }
-        if (comp == GC_DISK)
-            return;
     }
 }
 
@@ -87,7 +96,7 @@ enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
             m++;
         }
     if (m == 0) {
-        gc_log_error("track: no disk or bulge bodies to frame");
+        gc_log_error("track: no stars to frame (only halo bodies)");
         return GC_ERR_INVALID;
     }
     scratch = malloc(m * sizeof *scratch);
@@ -101,14 +110,16 @@ enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
     for (unsigned g = 0; g < 2; g++) {
         double l[3] = {0, 0, 0};
         size_t nd = 0;
+        unsigned spin; /* the disk; for a cluster (no disk), its stars */
         if (!present[g])
             continue;
         t->galaxies++;
         centre_of(b, stride, g, scratch, t->centre[g], t->vel[g]);
+        spin = has(b, stride, g, GC_DISK) ? GC_DISK : GC_STAR;
         for (size_t i = 0; i < b->n; i += stride) {
             const float *p = &b->pos[4 * i], *v = &b->vel[4 * i];
             double d[3], u[3];
-            if (GC_TAG_GALAXY(b->tag[i]) != g || GC_TAG_COMPONENT(b->tag[i]) != GC_DISK)
+            if (GC_TAG_GALAXY(b->tag[i]) != g || GC_TAG_COMPONENT(b->tag[i]) != spin)
                 continue;
             for (int k = 0; k < 3; k++) {
                 d[k] = p[k] - t->centre[g][k];
@@ -119,7 +130,8 @@ enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
             l[2] += p[3] * (d[0] * u[1] - d[1] * u[0]);
             scratch[nd++] = (float)sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         }
-        /* Disk bodies of one galaxy have equal masses: the median radius is the half-mass one. */
+        /* Disk bodies of one galaxy (and a cluster's stars) have equal masses: the median
+         * radius is the half-mass one. */
         t->half_mass[g] = quantile(scratch, nd, 0.5);
         for (int k = 0; k < 3; k++)
             t->axis[g][k] = (float)l[k];

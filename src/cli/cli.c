@@ -68,7 +68,7 @@ static const struct option options[] = {
      "without it the built-in model is used"},
     {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
      "number of bodies (data: default every body on CUDA, 81920 for the\n"
-     "Dubinski table, 16384 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
+     "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
     {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo_given), 0, 0, NULL, 0, NULL,
      "include the dark-halo bodies of the data file (the default)"},
     {"--no-halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,

@@ -300,7 +300,7 @@ static void app_free(struct gc_app *a)
  * every frame whose steps take longer than SLOW_STEP_S. Slow steps are waited for on the host
  * so that GL never queues work behind seconds of CUDA work: with 60 frames of 0.5 s steps
  * at 1M bodies queued at once behind CUDA-GL hand-overs, headless never finished on an
- * H100 (FINDINGS.md, 2026-11-22); at that speed the wait costs nothing. */
+ * H100 (issue 11, run of 2026-11-22); at that speed the wait costs nothing. */
 #define TIME_EVERY 30u
 #define SLOW_STEP_S 0.05
 
@@ -926,7 +926,7 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
  * state), the steps of frame k+1 running while frame k is drawn. The pacer keeps at most two
  * frames queued: without it the host queued every frame's steps and draws at once (60
  * frames of 0.5 s steps at 1M bodies: 30 s of GPU work behind CUDA-GL hand-overs), which
- * never finished on an H100 (FINDINGS.md, 2026-11-22). */
+ * never finished on an H100 (issue 11, run of 2026-11-22). */
 static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 {
     enum gc_status st = GC_OK;

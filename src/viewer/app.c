@@ -345,8 +345,11 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
         a->frames_since_timing = 0;
         a->timed_frames++;
         if (adapt) {
-            a->auto_steps = auto_steps_for(a->step_s, k);
-            a->auto_settled = a->auto_steps == k;
+            /* Within 10% of the count in use: keep it, so timing jitter does not keep the
+             * host waiting every frame. */
+            unsigned next = auto_steps_for(a->step_s, k);
+            a->auto_settled = (next > k ? next - k : k - next) * 10 <= k;
+            a->auto_steps = a->auto_settled ? k : next;
         }
     }
 }
@@ -369,8 +372,12 @@ static void advance(struct gc_app *a, int may_step)
         k = 1;
     }
     a->step_once = 0;
-    if (k > 0)
-        launch_steps(a, k, adapt);
+    if (k == 0)
+        return;
+    launch_steps(a, k, adapt);
+    /* A single step while paused is shown at once: nothing runs to overlap it with. */
+    if (a->paused)
+        hand_over(a);
 }
 
 /* Star clusters (--model plummer, pythagorean) are in Henon units: their time is shown as

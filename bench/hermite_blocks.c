@@ -46,7 +46,7 @@ static enum gc_status start(struct gc_backend *be, const struct gc_hermite_confi
     enum gc_status st = gc_backend_upload(be, b);
     if (st == GC_OK)
         st = gc_backend_hermite_init(be, cfg, b);
-    for (int p = 0; p < (cfg->order == 6 ? 2 : 1) && st == GC_OK; p++) {
+    for (int p = 0; p < 2 && st == GC_OK; p++) { /* as integrator_hermite.c starts */
         st = gc_backend_hermite_predict(be);
         if (st == GC_OK)
             st = gc_backend_hermite_force(be);

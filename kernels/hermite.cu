@@ -322,7 +322,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
                 record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
             k = H.fixed_level >= 0
                     ? H.fixed_level
-                    : gc_hermite_new_level(-1, gc_hermite_criterion_start(H.eta_start, a1, j1),
+                    : gc_hermite_new_level(-1, gc_hermite_criterion_start(H.eta_start, a1, j1, s1),
                                            0, H.dt_max);
             store3(H.a, i, a1);
             store3(H.j, i, j1);

@@ -22,6 +22,7 @@ struct cpu_hermite {
     size_t nactive;
     int64_t t_next;                /* tick of the selected block */
     int due;                       /* 1 while a selected block waits to be computed */
+    int starting;                  /* 1 from init to the first selection: start-up passes */
     struct gc_hermite_counters cnt;
 };
 
@@ -106,6 +107,7 @@ enum gc_status gc_cpu_hermite_init(struct gc_backend *b, const struct gc_hermite
     h->nactive = n;
     h->t_next = 0;
     h->due = 1;
+    h->starting = 1;
     return gc_cpu_hermite_view(b, 0);
 }
 
@@ -135,7 +137,7 @@ enum gc_status gc_cpu_hermite_force(struct gc_backend *b)
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
     const long na = (long)h->nactive, n = (long)h->n;
-    const int snap = h->cfg.order == 6;
+    const int snap = h->cfg.order == 6 || h->starting; /* start-up: snap for the first step */
     const double eps2 = h->cfg.eps2;
     if (!h->due)
         return GC_OK;
@@ -196,7 +198,7 @@ enum gc_status gc_cpu_hermite_begin(struct gc_backend *b)
         k = h->cfg.fixed_level >= 0
                 ? h->cfg.fixed_level
                 : gc_hermite_new_level(-1, gc_hermite_criterion_start(h->cfg.eta_start,
-                                                                      V3(h->a, i), V3(h->j, i)),
+                                                                      V3(h->a, i), V3(h->j, i), V3(h->s, i)),
                                        0, h->cfg.dt_max);
         if (k < 0) {
             fail(h, GC_HERMITE_ERR_LEVELS, (int64_t)i, -1);
@@ -213,6 +215,7 @@ enum gc_status gc_cpu_hermite_select(struct gc_backend *b, int64_t t_limit, int 
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
     int64_t t_next = INT64_MAX;
+    h->starting = 0;
     for (size_t i = 0; i < h->n; i++) {
         const int64_t ti = h->t[i] + GC_HERMITE_TICKS(h->level[i]);
         if (ti < t_next)
@@ -279,6 +282,58 @@ enum gc_status gc_cpu_hermite_correct(struct gc_backend *b)
     h->cnt.last_active = h->nactive;
     h->cnt.t_last = h->t_next;
     h->due = 0;
+    return GC_OK;
+}
+
+/* The records of the block's bodies in the range, in the order of the active list. */
+enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                   size_t *count)
+{
+    const struct cpu_ctx *c = b->ctx;
+    const struct cpu_hermite *h = c->h;
+    size_t k = 0;
+    for (size_t q = 0; q < h->nactive; q++) {
+        const size_t i = h->active[q];
+        struct gc_hermite_record *r = &dst[k];
+        if (i < c->i0 || i >= c->i1)
+            continue;
+        r->i = (int64_t)i;
+        r->t = h->t[i];
+        r->level = h->level[i];
+        memcpy(r->x, V3(h->x, i), sizeof r->x);
+        memcpy(r->v, V3(h->v, i), sizeof r->v);
+        memcpy(r->a, V3(h->a, i), sizeof r->a);
+        memcpy(r->j, V3(h->j, i), sizeof r->j);
+        memcpy(r->s, V3(h->s, i), sizeof r->s);
+        memcpy(r->c, V3(h->c, i), sizeof r->c);
+        k++;
+    }
+    *count = k;
+    return GC_OK;
+}
+
+enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                                     size_t count)
+{
+    struct cpu_ctx *c = b->ctx;
+    struct cpu_hermite *h = c->h;
+    for (size_t k = 0; k < count; k++) {
+        const struct gc_hermite_record *r = &src[k];
+        const size_t i = (size_t)r->i;
+        if (r->i < 0 || i >= h->n || r->level < 0 || r->level >= GC_HERMITE_LEVELS) {
+            gc_log_error("cpu backend: Hermite record %zu names body %lld (level %lld) of %zu",
+                         k, (long long)r->i, (long long)r->level, h->n);
+            return GC_ERR_INVALID;
+        }
+        h->t[i] = r->t;
+        h->level[i] = (uint8_t)r->level;
+        memcpy(V3(h->x, i), r->x, sizeof r->x);
+        memcpy(V3(h->v, i), r->v, sizeof r->v);
+        memcpy(V3(h->a, i), r->a, sizeof r->a);
+        memcpy(V3(h->j, i), r->j, sizeof r->j);
+        memcpy(V3(h->s, i), r->s, sizeof r->s);
+        memcpy(V3(h->c, i), r->c, sizeof r->c);
+    }
     return GC_OK;
 }
 

@@ -15,6 +15,7 @@ struct cuda_hermite {
     enum gc_status (*body)(void *);  /* what the graph was recorded from */
     void *body_ctx;
     int host_loop;                   /* 1: graphs unavailable or GC_CUDA_NO_GRAPH set */
+    int starting;                    /* 1 from init to the first selection: start-up passes */
 };
 
 static void free_graph(struct cuda_hermite *h)
@@ -105,15 +106,17 @@ static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodie
     return GC_OK;
 }
 
-/* Precision of the force kernel. 4th order: mixed (differences, 1/r and sums in double,
- * the rest in float) unless GC_CUDA_HERMITE=double asks for all double (benchmark knob).
- * 6th order: always double. Its step criterion divides differences of a, jerk and snap by
- * up to h^5; with float jerk and snap (1e-7 relative) that noise dominated on the H100 and
- * drove steps below the finest level within the first 1e-4 time units (BENCHMARKS.md). */
+/* Precision of the force kernel: double, unless GC_CUDA_HERMITE=mixed (benchmark knob)
+ * asks for the 4th-order mixed kernel (differences, 1/r and sums in double, the rest in
+ * float). On the H100 the double kernel was the faster one at equal energy error (N = 1024
+ * to 65536, BENCHMARKS.md): the mixed one saves FP64 work but pays conversions and double
+ * accumulations of float terms. The 6th order is always double: its step criterion divides
+ * differences of a, jerk and snap by up to h^5, and float jerk and snap (1e-7) drove steps
+ * below the finest level within 1e-4 time units. */
 static int want_mixed(int order)
 {
     const char *e = getenv("GC_CUDA_HERMITE");
-    return order == 4 && !(e && strcmp(e, "double") == 0);
+    return order == 4 && e && strcmp(e, "mixed") == 0;
 }
 
 enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
@@ -145,6 +148,7 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     h->d.eta_start = cfg->eta_start;
     h->d.dt_max = cfg->dt_max;
     h->host_loop = getenv("GC_CUDA_NO_GRAPH") != NULL;
+    h->starting = 1;
     grid = gc_cuda_hermite_grid(cfg->order, h->d.mixed, c->sm_count);
     if (grid <= 0) {
         gc_log_error("cuda backend: no Hermite kernel for this device: %s",
@@ -182,10 +186,23 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
         }                                                                                  \
     } while (0)
 
+/* The start-up passes compute the snap for both orders (gc_hermite_criterion_start): they
+ * run the 6th-order double kernels, whatever the order of the run. */
+static struct gc_cuda_hermite start_kernels(const struct cuda_hermite *h)
+{
+    struct gc_cuda_hermite d = h->d;
+    if (h->starting) {
+        d.order = 6;
+        d.mixed = 0;
+    }
+    return d;
+}
+
 enum gc_status gc_cuda_hermite_begin(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
-    LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 1, c->stream));
+    const struct gc_cuda_hermite d = start_kernels(c->herm);
+    LAUNCH(gc_cuda_hermite_launch_correct(&d, 1, c->stream));
     return GC_OK;
 }
 
@@ -200,6 +217,7 @@ enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
+    h->starting = 0;
     LAUNCH(gc_cuda_hermite_launch_select(&h->d, (long long)t_limit, capturing(c), c->stream));
     if (due) {
         GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->due, &h->d.ctl->due, sizeof(int),
@@ -220,7 +238,8 @@ enum gc_status gc_cuda_hermite_predict(struct gc_backend *b)
 enum gc_status gc_cuda_hermite_force(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
-    LAUNCH(gc_cuda_hermite_launch_force(&c->herm->d, c->stream));
+    const struct gc_cuda_hermite d = start_kernels(c->herm);
+    LAUNCH(gc_cuda_hermite_launch_force(&d, c->stream));
     return GC_OK;
 }
 

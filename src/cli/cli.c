@@ -105,7 +105,8 @@ static const struct option options[] = {
     {"--threads", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
      "CPU threads (default: all cores)"},
     {"--device", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(device), 0, 255, NULL, 0, NULL,
-     "CUDA device index (default 0)"},
+     "CUDA device index (default 0; under mpirun, the rank's index among\n"
+     "the ranks on its host: one GPU per rank)"},
     {"--no-interop", NULL, NULL, GALAXY, S_COMPUTE, K_FLAG, OFF(no_interop), 0, 0, NULL, 0, NULL,
      "copy positions through host memory instead of CUDA-GL interop"},
     {"--substeps", NULL, "K|auto", GALAXY, S_COMPUTE, K_CUSTOM, 0, 0, 0, NULL, 0, set_substeps,
@@ -128,6 +129,9 @@ static const struct option options[] = {
      "the window"},
     {"--snapshot-dir", NULL, "DIR", ALL, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
      NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
+    {"--profile", NULL, NULL, ALL, S_MODES, K_FLAG, OFF(params.profile), 0, 0, NULL, 0, NULL,
+     "with --steps or --t-end: time per step split into force, exchange\n"
+     "between ranks and the rest (waits for the device between phases)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
      "render offscreen (EGL) without a window"},
     {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
@@ -501,6 +505,11 @@ static enum gc_status apply(struct gc_options *o, const struct option *op, const
 
 /* ---- parsing ---- */
 
+int gc_cli_device(const struct gc_options *o, int local_rank)
+{
+    return o->device >= 0 ? o->device : local_rank;
+}
+
 void gc_cli_defaults(struct gc_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -514,6 +523,7 @@ void gc_cli_defaults(struct gc_options *o)
     o->params.eps = NAN;
     o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
+    o->device = -1; /* the local rank under mpirun, else 0 (gc_cli_device) */
     o->frames = 300;
     o->screenshot_dir = ".";
     o->snapshot_dir = ".";
@@ -609,6 +619,10 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
         o->mode != GC_MODE_COMPARE && o->mode != GC_MODE_STEPS) {
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
+        return GC_ERR_INVALID;
+    }
+    if (o->params.profile && o->mode != GC_MODE_STEPS) {
+        gc_log_error("--profile only applies with --steps or --t-end");
         return GC_ERR_INVALID;
     }
     if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {

@@ -48,8 +48,8 @@ struct gc_options {
     enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
-    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max; integrator
-                                  * and eps default by model (gc_models_find) */
+    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max, --profile;
+                                  * integrator and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
     double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
     double snapshot_every;     /* --snapshot-every T: HDF5 snapshots at times k*T, N-body units; 0 = off */
@@ -58,7 +58,8 @@ struct gc_options {
     unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */
     int threads;               /* --threads K: CPU threads; 0 = all cores */
-    int device;                /* --device K: CUDA device index; default 0 */
+    int device;                /* --device K: CUDA device index; -1 (default) = the rank's
+                                * index on its host under MPI, else 0: gc_cli_device */
     int no_interop;            /* --no-interop: copy positions through the host */
     unsigned frames;           /* --frames K: headless frames to render; default 300 */
     const char *screenshot;    /* --screenshot FILE: headless, save the last frame (PNG) */
@@ -91,6 +92,8 @@ void gc_cli_defaults(struct gc_options *o);
  * malformed values, out-of-range numbers and combinations that do not go together. */
 enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
+/* The CUDA device to use: --device when given, else local_rank (0 for one process). */
+int gc_cli_device(const struct gc_options *o, int local_rank);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */
 void gc_cli_usage(FILE *f, enum gc_program program);
 /* Writes the man page of `program` (roff, section 1) from the same table as --help. */

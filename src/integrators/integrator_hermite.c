@@ -43,7 +43,7 @@ static enum gc_status check(struct gc_integrator *in)
 {
     const struct hermite *h = in->ctx;
     struct gc_hermite_counters c;
-    enum gc_status st = gc_backend_hermite_counters(in->force->backend, &c);
+    enum gc_status st = gc_force_hermite_counters(in->force, &c);
     const double t = (double)c.t_last * tick(h);
     if (st != GC_OK || !c.error)
         return st;
@@ -67,15 +67,16 @@ static enum gc_status check(struct gc_integrator *in)
 }
 
 /* Every body is due at t = 0 after hermite_init: its acceleration and jerk, then a first
- * step from them. The 6th-order snap needs the other bodies' accelerations, so the 6th
- * order takes a second pass once the first has found them. */
+ * step from them. The snap needs the other bodies' accelerations, so a second pass follows
+ * once the first has found them: the 6th order needs it as state, and both orders take
+ * the first step from it too (gc_hermite_criterion_start). */
 static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
 {
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
     enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
-    const int passes = h->cfg.order == 6 ? 2 : 1;
+    const int passes = 2;
     h->time = 0.0;
     h->start_passes = 0.0;
     for (int p = 0; p < passes && st == GC_OK; p++) {
@@ -102,7 +103,7 @@ static enum gc_status block_step(void *ctx)
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
-    enum gc_status st = gc_backend_hermite_select(b, h->limit, h->on_backend ? NULL : &h->due);
+    enum gc_status st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
     st = gc_backend_hermite_predict(b);

@@ -238,7 +238,8 @@ static void update_track(struct gc_app *a, int force)
 }
 
 static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
-                               const struct gc_bodies *initial, struct gc_backend *backend)
+                               const struct gc_bodies *initial, struct gc_backend *backend,
+                               struct gc_comm *comm)
 {
     enum gc_status st;
     struct gc_track t0;
@@ -254,7 +255,7 @@ static enum gc_status app_init(struct gc_app *a, const struct gc_options *opt,
     a->fb_w = opt->width;
     a->fb_h = opt->height;
     gc_exposure_init(&a->exposure, !isnan(opt->exposure), (float)opt->exposure);
-    st = gc_sim_init(&a->sim, backend, NULL, initial, &opt->params);
+    st = gc_sim_init(&a->sim, backend, comm, initial, &opt->params);
     if (st != GC_OK)
         return st;
     st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
@@ -728,6 +729,21 @@ static void set_view(struct gc_app *a, enum gc_view v)
     }
 }
 
+static void toggle_fullscreen(struct gc_app *a)
+{
+    a->fullscreen = !a->fullscreen;
+#ifdef GC_HAVE_GLUT_UCALL
+    glutFullScreenToggle();
+#else
+    /* freeglut 2.8 without a window manager does not restore the size on leaving full
+     * screen; resizing leaves it (with or without one), to the --size the window had. */
+    if (a->fullscreen)
+        glutFullScreen();
+    else
+        glutReshapeWindow(a->opt->width, a->opt->height);
+#endif
+}
+
 static void on_keyboard(unsigned char key, int x, int y, void *ud)
 {
     struct gc_app *a = ud;
@@ -792,7 +808,7 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
         if (st == GC_OK)
             gc_log_info("dt = %g (%.3g Myr)", a->sim.p.dt, a->sim.p.dt * GC_MYR_PER_TIME_UNIT);
         break;
-    case 'f': case 'F': a->fullscreen = !a->fullscreen; glutFullScreenToggle(); break;
+    case 'f': case 'F': toggle_fullscreen(a); break;
     case 'h': case 'H': case '?': a->show_help = !a->show_help; break;
     case 'i': case 'I': a->show_hud = !a->show_hud; break;
     case 's': case 'S': a->screenshot_pending = 1; break;
@@ -889,14 +905,89 @@ static enum gc_status open_window(struct gc_app *a, int *argc, char **argv)
     return GC_OK;
 }
 
+#ifndef GC_HAVE_GLUT_UCALL
+/* freeglut before 3.2 (Ubuntu 22.04 has 2.8) has no user-data callbacks: the app rides on the
+ * window's own data pointer and these adapters hand it on (still no file-scope state). */
+static struct gc_app *window_app(void)
+{
+    return glutGetWindow() ? glutGetWindowData() : NULL;
+}
+static void on_display0(void)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_display(a);
+}
+static void on_idle0(void)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_idle(a);
+}
+static void on_reshape0(int w, int h)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_reshape(w, h, a);
+}
+static void on_keyboard0(unsigned char key, int x, int y)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_keyboard(key, x, y, a);
+}
+static void on_mouse0(int button, int state, int x, int y)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_mouse(button, state, x, y, a);
+}
+static void on_motion0(int x, int y)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_motion(x, y, a);
+}
+static void on_close0(void)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_close(a);
+}
+#endif
+
+/* Hands every callback the app (the window is current). */
+static void set_callbacks(struct gc_app *a)
+{
+#ifdef GC_HAVE_GLUT_UCALL
+    glutDisplayFuncUcall(on_display, a);
+    glutIdleFuncUcall(on_idle, a);
+    glutReshapeFuncUcall(on_reshape, a);
+    glutKeyboardFuncUcall(on_keyboard, a);
+    glutMouseFuncUcall(on_mouse, a);
+    glutMotionFuncUcall(on_motion, a);
+    glutCloseFuncUcall(on_close, a);
+#else
+    glutSetWindowData(a);
+    glutDisplayFunc(on_display0);
+    glutIdleFunc(on_idle0);
+    glutReshapeFunc(on_reshape0);
+    glutKeyboardFunc(on_keyboard0);
+    glutMouseFunc(on_mouse0);
+    glutMotionFunc(on_motion0);
+    glutCloseFunc(on_close0);
+#endif
+}
+
 enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
-                          const struct gc_bodies *initial, struct gc_backend *backend)
+                          const struct gc_bodies *initial, struct gc_backend *backend,
+                          struct gc_comm *comm)
 {
     struct gc_app *a = malloc(sizeof *a);
     enum gc_status st;
     if (!a)
         return GC_ERR_NOMEM;
-    st = app_init(a, opt, initial, backend);
+    st = app_init(a, opt, initial, backend, comm);
     if (st == GC_OK && opt->record && !gc_record_available())
         st = start_recording(a, opt->record); /* says how to get FFmpeg, before a window opens */
     if (st == GC_OK)
@@ -908,13 +999,7 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
         a->record_pending = opt->record != NULL;
         if (opt->tour)
             set_view(a, GC_VIEW_TOUR);
-        glutDisplayFuncUcall(on_display, a);
-        glutIdleFuncUcall(on_idle, a);
-        glutReshapeFuncUcall(on_reshape, a);
-        glutKeyboardFuncUcall(on_keyboard, a);
-        glutMouseFuncUcall(on_mouse, a);
-        glutMotionFuncUcall(on_motion, a);
-        glutCloseFuncUcall(on_close, a);
+        set_callbacks(a);
         glutMainLoop();
         /* Returns after 'q' (teardown done there) or the window closing (on_close). */
         st = a->failure;
@@ -959,7 +1044,7 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 }
 
 enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc_bodies *initial,
-                                   struct gc_backend *backend)
+                                   struct gc_backend *backend, struct gc_comm *comm)
 {
     struct gc_app *a = malloc(sizeof *a);
     struct gc_egl egl;
@@ -970,7 +1055,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     if (!a)
         return GC_ERR_NOMEM;
     memset(&egl, 0, sizeof egl);
-    st = app_init(a, opt, initial, backend);
+    st = app_init(a, opt, initial, backend, comm);
     a->headless = 1;
     a->show_hud = 0;
     a->frame_dt = 1.0 / (double)opt->fps;

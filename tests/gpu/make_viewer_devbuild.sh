@@ -5,7 +5,7 @@
 # Usage (repository root): tests/gpu/make_viewer_devbuild.sh
 # Writes .devviewer/ (ignored by git), about 45 MB, and .gl/ (glvnd's GL/EGL debs, as the
 # device tool's README says) when it is missing:
-#   .devviewer/viewer.tar.xz  bin/galaxy (this tree: CUDA sm_90, FFmpeg, no HDF5),
+#   .devviewer/viewer.tar.xz  bin/galaxy (this tree: CUDA sm_90, FFmpeg, no HDF5, no MPI),
 #                             bin/galaxy-before (BEFORE_REF's viewer, for the before/after
 #                             pictures), bin/galaxy-bench, lib/ (every library they need that
 #                             the device lacks: freeglut, GLEW, libpng, X11 clients, a minimal
@@ -71,6 +71,7 @@ build() { # src build-dir "targets" extra-cmake-args...
     shift 3
     cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DGC_NATIVE=OFF \
         -DGC_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON \
+        -DGC_MPI=OFF \
         -DBUILD_TESTING=OFF "$@" >"$dir.configure.log"
     # shellcheck disable=SC2086
     nice cmake --build "$dir" -j"$JOBS" --target $targets >"$dir.build.log" 2>&1

@@ -12,6 +12,7 @@
 #                             FFmpeg with libx264), shaders/ and shaders-before/
 #   .devviewer/x11.tar.xz     Xvfb, xdotool, xkbcomp, the XKB data, Mesa's swrast DRI driver
 #                             (Xvfb's own GLX needs one) and their libraries
+#   .devviewer/dubinski.tab.gz  the table, when ../shared/data has it
 # The device has no package manager and no network, so everything travels as files.
 #
 # FFmpeg: Debian's libavcodec pulls ~150 libraries (170 MB, 52 MB compressed), more than a
@@ -146,6 +147,8 @@ rm -rf "$DEST" && mkdir -p "$DEST"
 tar -C "$STAGE" -cf - viewer | xz -T"$JOBS" -6 >"$DEST/viewer.tar.xz"
 tar -C "$STAGE" -cf - x11 | xz -T"$JOBS" -6 >"$DEST/x11.tar.xz"
 git -C "$ROOT" rev-parse HEAD >"$DEST/built-from"
+# The table travels too, in case the device's copy of the repository has no shared/ folder.
+[ -f "$ROOT/../shared/data/dubinski.tab.gz" ] && cp "$ROOT/../shared/data/dubinski.tab.gz" "$DEST/"
 echo "$BEFORE_REF" >"$DEST/before-ref"
 
 if [ ! -d "$ROOT/.gl" ]; then

@@ -5,7 +5,8 @@
 # Usage (repository root on the device machine), with carry [".devviewer", ".gl"] made by
 # tests/gpu/make_viewer_devbuild.sh on the dev host:
 #     bash tests/gpu/run_viewer_on_device.sh
-# Needs the Dubinski table at shared/data/dubinski.tab.gz (or ../shared/data). About 6-7
+# Needs the Dubinski table at shared/data/dubinski.tab.gz (else ../shared/data, else the copy
+# in .devviewer). About 6-7
 # minutes on an H100. Writes to $OUT (at most 8 files come back from the device tool):
 #   viewer-device.log   everything, with PASS/FAIL lines and a summary at the end
 #   results.txt         the figures (frames/s, ratios, render cost, window rates)
@@ -81,7 +82,9 @@ export PATH=$T/run:$PATH
 BENCH=$T/viewer/bin/galaxy-bench
 DUB=$ROOT/shared/data/dubinski.tab.gz
 [ -f "$DUB" ] || DUB=$ROOT/../shared/data/dubinski.tab.gz
-[ -f "$DUB" ] || { echo "FAIL no dubinski.tab.gz under shared/data"; exit 1; }
+[ -f "$DUB" ] || DUB=$ROOT/.devviewer/dubinski.tab.gz
+[ -f "$DUB" ] || { echo "FAIL no dubinski.tab.gz in shared/data or .devviewer"; exit 1; }
+echo "Dubinski table: $DUB"
 after --version
 ldd "$T/viewer/bin/galaxy" | grep "not found" && { echo "FAIL libraries missing"; exit 1; }
 

@@ -41,7 +41,9 @@ struct gc_options {
     enum gc_program program;   /* the program that parsed them */
     size_t n;                  /* bodies; 0 = default for the data source and backend */
     const char *data;          /* --data PATH; NULL = built-in model */
-    int halo;                  /* --halo: include dark-halo bodies from the data file */
+    int halo;                  /* include the data file's dark-halo bodies; default 1, --no-halo sets 0 */
+    int halo_given;            /* --halo was given (accepted for old scripts: halos are the default) */
+    int no_halo;               /* --no-halo: disk + bulge bodies only (the original viewer's selection) */
     const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
     enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
@@ -69,7 +71,19 @@ struct gc_options {
     int sweep;                 /* --sweep: benchmark over a range of N */
     int repeats;               /* --repeats K: benchmark repeats; default 5 */
     int quiet;                 /* --quiet: errors only */
+    /* viewer: picture, movies, camera */
+    double exposure;           /* --exposure EV: fixed exposure, log2 of the multiplier; NAN = auto (default) */
+    int no_bloom;              /* --no-bloom: no glow around bright regions */
+    const char *record;        /* --record FILE.mp4: H.264 movie of the drawn frames; NULL = none */
+    unsigned fps;              /* --fps K: movie frame rate, and headless frame duration 1/K; default 60 */
+    int paused;                /* --paused: start paused; headless draws without stepping */
+    int tour;                  /* --tour: start the scripted camera tour */
+    int present;               /* --present: full screen, no cursor, large title and time only */
+    const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
 };
+
+#define GC_DEFAULT_FPS 60
+#define GC_DEFAULT_TITLE "Milky Way and Andromeda collide"
 
 /* Fills defaults (program GC_PROGRAM_GALAXY). */
 void gc_cli_defaults(struct gc_options *o);

@@ -259,6 +259,8 @@ if [ "$VENDOR" = nvidia ]; then
     check window-81920-nvidia-gl $?
 fi
 window_run window_1048576 $VENDOR -n $NBIG
+# The collisional mode live (issue 9): a Plummer cluster under hermite4 block steps.
+window_run window_plummer_h4 $VENDOR --model plummer -n 16384 --integrator hermite4
 if [ "$VENDOR" = nvidia ] && ! grep -q "on NVIDIA" "$T/window_81920.log"; then
     echo "NVIDIA's GLX did not give the window a context; Mesa's, for comparison:"
     window_run window_81920_mesa mesa --data "$DUB"

@@ -3,8 +3,8 @@
 # Portegies Zwart, Belleman & Geldof (2007) (Plummer, eps 1/256, t = 0.25 -> 0.5 timed) and
 # the time per block step against the active count. Prebuilt binaries come in BIN
 # (default .devbuild/bin: galaxy-bench, test_hermite, hermite_blocks, lib/ for libgomp).
-# Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, double,
-# blocks; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
+# Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, mixed,
+# blocks, blocksbig; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
 # seconds from start, default 580) is near.
 set -u
 BIN=${BIN:-.devbuild/bin}
@@ -21,7 +21,7 @@ plummer() { # order N t_end [extra env...]
     local order=$1 n=$2 t=$3
     local budget=$(( $(left) - 5 ))
     if [ "$budget" -lt 10 ]; then echo "## skipped N=$n hermite$order (deadline)"; return; fi
-    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-mixed}"
+    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double}"
     timeout "$budget" "$BIN/galaxy-bench" --model plummer -n "$n" --integrator "hermite$order" \
         --t-end "$t" --report-every 0.25 --backend cuda --quiet
     echo "## rc=$?"
@@ -39,18 +39,17 @@ for stage in "$@"; do
     echo "=== $stage ($(left) s left)"
     case $stage in
     tests)
-        timeout 200 "$BIN/test_hermite" cuda >"$f" 2>&1; echo "rc(mixed)=$?" >>"$f"
-        GC_CUDA_HERMITE=double timeout 200 "$BIN/test_hermite" cuda >>"$f" 2>&1
-        echo "rc(double)=$?" >>"$f" ;;
+        timeout 200 "$BIN/test_hermite" cuda >"$f" 2>&1; echo "rc(double)=$?" >>"$f"
+        GC_CUDA_HERMITE=mixed timeout 200 "$BIN/test_hermite" cuda >>"$f" 2>&1
+        echo "rc(mixed)=$?" >>"$f" ;;
     h4) table 4 "$small" "131072 262144" >"$f" 2>&1
         echo "## eta 0.02 instead of the default:" >>"$f"
         timeout 60 "$BIN/galaxy-bench" --model plummer -n 65536 --integrator hermite4 --eta 0.02 \
             --t-end 1 --report-every 0.25 --backend cuda --quiet >>"$f" 2>&1 ;;
     h4big) table 4 "" "524288" >"$f" 2>&1 ;;
     h6) table 6 "$small" "131072" >"$f" 2>&1 ;;
-    h6big) table 6 "" "262144 524288" >"$f" 2>&1 ;;
-    double) GC_CUDA_HERMITE=double table 4 "1024 8192 65536" "262144" >"$f" 2>&1
-            GC_CUDA_HERMITE=double table 6 "1024 8192 65536" "262144" >>"$f" 2>&1 ;;
+    h6big) table 6 "" "262144" >"$f" 2>&1 ;;
+    mixed) GC_CUDA_HERMITE=mixed table 4 "1024 8192 65536" "" >"$f" 2>&1 ;;
     blocks) timeout 60 "$BIN/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
     blocksbig) timeout 100 "$BIN/hermite_blocks" 262144 4 0.0625 >"$f" 2>&1 ;;
     esac

@@ -32,6 +32,9 @@ struct gc_cuda_accel_plan {
  * cudaError_t (cudaErrorInvalidValue when no compiled variant matches). */
 int gc_cuda_accel_plan(size_t n, int sm_count, const int force[5],
                        struct gc_cuda_accel_plan *plan);
+/* The same for ni bodies i (a rank's range) against n sources j. */
+int gc_cuda_accel_plan_range(size_t ni, size_t n, int sm_count, const int force[5],
+                             struct gc_cuda_accel_plan *plan);
 
 /* Doubles of scratch `d_part` that gc_cuda_launch_accel needs for this plan (0 when
  * jsplit == 1): per-slice partial sums, kept in double. */
@@ -40,12 +43,20 @@ size_t gc_cuda_accel_scratch(const struct gc_cuda_accel_plan *plan, size_t n);
 /* d_acc[i] = sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps2)^(3/2), self-pair included. */
 int gc_cuda_launch_accel(const float *d_pos, float *d_acc, double *d_part, size_t n, float eps2,
                          const struct gc_cuda_accel_plan *plan, void *stream);
+/* The same for the bodies i in [i0, i1) only (a rank's range; plan from
+ * gc_cuda_accel_plan_range(i1 - i0, n, ...)). */
+int gc_cuda_launch_accel_range(const float *d_pos, float *d_acc, double *d_part, size_t n,
+                               size_t i0, size_t i1, float eps2,
+                               const struct gc_cuda_accel_plan *plan, void *stream);
 
 /* Per-block partial sums of m_i * sum_{j != i} m_j / sqrt(r^2 + eps2), in double, written
  * to d_wpart[0 .. gc_cuda_potential_blocks(n)); W = -1/2 * their sum. */
 int gc_cuda_potential_blocks(size_t n);
 int gc_cuda_launch_potential(const float *d_pos, double *d_wpart, size_t n, float eps2,
                              void *stream);
+/* The same over the bodies i in [i0, i1): gc_cuda_potential_blocks(i1 - i0) partial sums. */
+int gc_cuda_launch_potential_range(const float *d_pos, double *d_wpart, size_t n, size_t i0,
+                                   size_t i1, float eps2, void *stream);
 
 /* The classic GPU Gems 3 ch. 31 kernel (one body per thread, 256-thread tiles, IEEE
  * rsqrtf without fast math), kept only as the benchmark's side-by-side reference. */
@@ -69,9 +80,9 @@ struct gc_cuda_hermite_ctl {
     long long t_next;  /* tick of the selected block */
     long long t_limit; /* latest tick the current advance may reach */
     int due;           /* 1 while the selected block is to be computed */
-    int count;         /* bodies in the active list */
+    int count;         /* bodies in the active list: the due bodies of this rank's range */
     int error;         /* 0 or GC_HERMITE_ERR_* (first one wins) */
-    int pad_;
+    int count_all;     /* due bodies of every rank (the counters count these) */
     long long error_i, error_j;
     unsigned long long blocks, body_steps, last_active;
     long long t_last;
@@ -88,6 +99,7 @@ struct gc_cuda_hermite {
     double *xv, *vv;               /* 3n each: the view (every body at one time) */
     struct gc_cuda_hermite_ctl *ctl;
     int n, order, mixed, grid, fixed_level;
+    int i0, i1; /* this rank's bodies: force, correction and potential only for these */
     double eps2, eta, eta_start, dt_max;
     unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
 };
@@ -106,6 +118,20 @@ int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream);
 int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin, void *stream);
 int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t, float *d_pos,
                                 float *d_vel, void *stream);
+/* One body's state as ranks exchange it: the layout of struct gc_hermite_record (backend.h,
+ * checked there at compile time). */
+struct gc_cuda_hermite_record {
+    long long i, t, level;
+    double x[3], v[3], a[3], j[3], s[3], c[3];
+};
+/* The block's bodies in the range (the active list) into d_rec[0..count); count lands in
+ * ctl->count, which the host reads. */
+int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
+                                struct gc_cuda_hermite_record *d_rec, void *stream);
+/* Records d_rec[0..count) into the state (bodies of other ranks). */
+int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
+                                  const struct gc_cuda_hermite_record *d_rec, int count,
+                                  void *stream);
 /* Per-block partial sums of m_i sum_{j != i} m_j / r_ij (softened) into d_out[0..*blocks). */
 int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                      int *blocks, void *stream);

@@ -40,16 +40,17 @@ static __device__ __forceinline__ float soft_rsqrt(float x)
 template <int T, int B, int U, int MINB, int P = 0>
 static __global__ void __launch_bounds__(T, MINB)
 accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
-            double *__restrict__ part, int n, int tiles_per_slice, float eps2, int slices)
+            double *__restrict__ part, int n, int tiles_per_slice, float eps2, int slices,
+            int i0, int i1)
 {
     __shared__ float4 tile[T];
-    const int ibase = blockIdx.x * T * B + threadIdx.x;
+    const int ibase = i0 + blockIdx.x * T * B + threadIdx.x;
     float xi[B], yi[B], zi[B];
     double sx[B], sy[B], sz[B];
 #pragma unroll
     for (int k = 0; k < B; k++) {
         int i = ibase + k * T;
-        float4 p = pos[i < n ? i : n - 1];
+        float4 p = pos[i < i1 ? i : i1 - 1];
         xi[k] = p.x; yi[k] = p.y; zi[k] = p.z;
         sx[k] = 0.0; sy[k] = 0.0; sz[k] = 0.0;
     }
@@ -97,7 +98,7 @@ accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
 #pragma unroll
     for (int k = 0; k < B; k++) {
         const int i = ibase + k * T;
-        if (i >= n)
+        if (i >= i1)
             continue;
         if (slices == 1) {
             acc[i] = make_float4((float)sx[k], (float)sy[k], (float)sz[k], 0.0f);
@@ -112,10 +113,10 @@ accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
 
 /* acc[i] = sum over the S slices' double partials in slice order (fixed order: repeatable). */
 static __global__ void accel_reduce(const double *__restrict__ part, float4 *__restrict__ acc,
-                                    int n, int slices)
+                                    int n, int slices, int i0, int i1)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const int i = i0 + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= i1)
         return;
     double x = 0.0, y = 0.0, z = 0.0;
     for (int s = 0; s < slices; s++) {
@@ -136,7 +137,7 @@ static __global__ void accel_reduce(const double *__restrict__ part, float4 *__r
 struct variant {
     int t, b, u, m, p;
     double rate;
-    void (*fn)(const float4 *, float4 *, double *, int, int, float, int);
+    void (*fn)(const float4 *, float4 *, double *, int, int, float, int, int, int);
 };
 static const struct variant variants[] = {
     {256, 4, 16, 2, 0, 2.093, accel_tiled<256, 4, 16, 2>},
@@ -168,6 +169,12 @@ static const struct variant variants[] = {
 extern "C" int gc_cuda_accel_plan(size_t n, int sm_count, const int force[5],
                                   struct gc_cuda_accel_plan *plan)
 {
+    return gc_cuda_accel_plan_range(n, n, sm_count, force, plan);
+}
+
+extern "C" int gc_cuda_accel_plan_range(size_t ni, size_t n, int sm_count, const int force[5],
+                                        struct gc_cuda_accel_plan *plan)
+{
     double best = 0.0;
     const int forced = force[0] || force[1] || force[2] || force[3];
     if (sm_count < 1)
@@ -188,7 +195,7 @@ extern "C" int gc_cuda_accel_plan(size_t n, int sm_count, const int force[5],
             return (int)err;
         if (occ < 1)
             occ = 1;
-        const long bi = ((long)n + (long)T * B - 1) / ((long)T * B);
+        const long bi = ((long)ni + (long)T * B - 1) / ((long)T * B);
         /* Split no finer than 2 tiles a slice, at most 64 slices. */
         long smax = ntiles / 2 < 64 ? ntiles / 2 : 64;
         if (smax < 1)
@@ -234,20 +241,27 @@ extern "C" int gc_cuda_launch_accel(const float *d_pos, float *d_acc, double *d_
                                     float eps2, const struct gc_cuda_accel_plan *plan,
                                     void *stream)
 {
+    return gc_cuda_launch_accel_range(d_pos, d_acc, d_part, n, 0, n, eps2, plan, stream);
+}
+
+extern "C" int gc_cuda_launch_accel_range(const float *d_pos, float *d_acc, double *d_part,
+                                          size_t n, size_t i0, size_t i1, float eps2,
+                                          const struct gc_cuda_accel_plan *plan, void *stream)
+{
     cudaStream_t st = (cudaStream_t)stream;
     dim3 grid((unsigned)plan->blocks_i, (unsigned)plan->jsplit);
-    if (n == 0)
+    if (n == 0 || i1 <= i0)
         return 0;
     if (plan->variant < 0 || plan->variant >= NVARIANTS)
         return (int)cudaErrorInvalidValue;
     variants[plan->variant].fn<<<grid, plan->threads, 0, st>>>((const float4 *)d_pos, (float4 *)d_acc,
                                                       d_part, (int)n, plan->tiles_per_slice,
-                                                      eps2, plan->jsplit);
+                                                      eps2, plan->jsplit, (int)i0, (int)i1);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess || plan->jsplit == 1)
         return (int)e;
-    accel_reduce<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_part, (float4 *)d_acc, (int)n,
-                                                               plan->jsplit);
+    accel_reduce<<<(unsigned)((i1 - i0 + 255) / 256), 256, 0, st>>>(
+        d_part, (float4 *)d_acc, (int)n, plan->jsplit, (int)i0, (int)i1);
     return (int)cudaGetLastError();
 }
 
@@ -256,12 +270,13 @@ extern "C" int gc_cuda_launch_accel(const float *d_pos, float *d_acc, double *d_
 /* phi_i = sum_j m_j / sqrt(r^2 + eps2) in float per thread (as the forces), self term
  * m_i / eps removed and the block's sum of m_i phi_i formed in double. */
 static __global__ void __launch_bounds__(GC_POT_T)
-potential_tiled(const float4 *__restrict__ pos, double *__restrict__ wpart, int n, float eps2)
+potential_tiled(const float4 *__restrict__ pos, double *__restrict__ wpart, int n, float eps2,
+                int i0, int i1)
 {
     __shared__ float4 tile[GC_POT_T];
     __shared__ double red[GC_POT_T];
-    const int i = blockIdx.x * GC_POT_T + threadIdx.x;
-    const float4 p = pos[i < n ? i : n - 1];
+    const int i = i0 + blockIdx.x * GC_POT_T + threadIdx.x;
+    const float4 p = pos[i < i1 ? i : i1 - 1];
     float phi = 0.0f;
     for (int t = 0; t < n; t += GC_POT_T) {
         const int j = t + threadIdx.x;
@@ -276,7 +291,7 @@ potential_tiled(const float4 *__restrict__ pos, double *__restrict__ wpart, int 
         __syncthreads();
     }
     double v = 0.0;
-    if (i < n)
+    if (i < i1)
         v = (double)p.w * ((double)phi - (double)p.w / sqrt((double)eps2));
     red[threadIdx.x] = v;
     __syncthreads();
@@ -297,9 +312,16 @@ extern "C" int gc_cuda_potential_blocks(size_t n)
 extern "C" int gc_cuda_launch_potential(const float *d_pos, double *d_wpart, size_t n,
                                         float eps2, void *stream)
 {
-    if (n == 0)
+    return gc_cuda_launch_potential_range(d_pos, d_wpart, n, 0, n, eps2, stream);
+}
+
+extern "C" int gc_cuda_launch_potential_range(const float *d_pos, double *d_wpart, size_t n,
+                                              size_t i0, size_t i1, float eps2, void *stream)
+{
+    if (n == 0 || i1 <= i0)
         return 0;
-    potential_tiled<<<(unsigned)gc_cuda_potential_blocks(n), GC_POT_T, 0,
-                      (cudaStream_t)stream>>>((const float4 *)d_pos, d_wpart, (int)n, eps2);
+    potential_tiled<<<(unsigned)gc_cuda_potential_blocks(i1 - i0), GC_POT_T, 0,
+                      (cudaStream_t)stream>>>((const float4 *)d_pos, d_wpart, (int)n, eps2,
+                                              (int)i0, (int)i1);
     return (int)cudaGetLastError();
 }

@@ -101,8 +101,10 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
 {
     __shared__ long long red[HT / 32];
     long long best = LLONG_MAX;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         H.ctl->count = 0; /* the compaction that follows counts from zero */
+        H.ctl->count_all = 0;
+    }
     for (int i = blockIdx.x * HT + threadIdx.x; i < H.n; i += gridDim.x * HT) {
         const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
         best = ti < best ? ti : best;
@@ -143,16 +145,21 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     }
     if (!due)
         return;
-    /* Warp-uniform loop: every lane takes part in the ballot. */
+    /* Warp-uniform loop: every lane takes part in the ballot. The list holds this rank's
+     * due bodies; every rank's are counted too (the counters report those). */
     for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += gridDim.x * HT) {
         const int i = base + lane;
         const bool hit = i < H.n && H.t[i] + GC_HERMITE_TICKS(H.level[i]) == tn;
-        const unsigned mask = __ballot_sync(0xffffffffu, hit);
+        const bool mine = hit && i >= H.i0 && i < H.i1;
+        const unsigned all = __ballot_sync(0xffffffffu, hit);
+        const unsigned mask = __ballot_sync(0xffffffffu, mine);
         int slot = 0;
+        if (lane == 0 && all)
+            atomicAdd(&ctl->count_all, __popc(all));
         if (lane == 0 && mask)
             slot = atomicAdd(&ctl->count, __popc(mask));
         slot = __shfl_sync(0xffffffffu, slot, 0);
-        if (hit)
+        if (mine)
             H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
     }
 }
@@ -303,6 +310,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const long long tn = ctl->t_next;
     const hplan p = plan_of(m, H.n, H.grid);
     const double tick = tick_of(H);
+    const int all = ctl->count_all;
     for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
         const int i = H.active[q];
         double a1[3] = {0, 0, 0}, j1[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
@@ -365,8 +373,8 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         if (!begin) {
             ctl->blocks++;
-            ctl->body_steps += (unsigned long long)m;
-            ctl->last_active = (unsigned long long)m;
+            ctl->body_steps += (unsigned long long)all;
+            ctl->last_active = (unsigned long long)all;
             ctl->t_last = tn;
         }
         ctl->t_min = LLONG_MAX; /* the next selection's minimum starts afresh */
@@ -377,12 +385,14 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
 
 static __global__ void h_reset(gc_cuda_hermite H)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < H.n; i += gridDim.x * blockDim.x)
-        H.active[i] = i;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < H.i1 - H.i0;
+         k += gridDim.x * blockDim.x)
+        H.active[k] = H.i0 + k;
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         gc_cuda_hermite_ctl z = {};
         z.t_min = LLONG_MAX;
-        z.count = H.n; /* every body is due at tick 0 */
+        z.count = H.i1 - H.i0; /* every body is due at tick 0: this rank's in the list */
+        z.count_all = H.n;
         z.due = 1;
         *H.ctl = z;
     }
@@ -406,10 +416,10 @@ static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, doub
 {
     __shared__ double sx[HT], sy[HT], sz[HT], sm[HT], red[HT / 32];
     double total = 0.0;
-    for (int ib = blockIdx.x * HT; ib < H.n; ib += gridDim.x * HT) {
+    for (int ib = H.i0 + blockIdx.x * HT; ib < H.i1; ib += gridDim.x * HT) {
         const int i = ib + threadIdx.x;
         double xi[3] = {0, 0, 0}, phi = 0.0;
-        if (i < H.n)
+        if (i < H.i1)
             load3(H.xv, i, xi);
         for (int jb = 0; jb < H.n; jb += HT) {
             const int j = jb + threadIdx.x;
@@ -428,7 +438,7 @@ static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, doub
                     phi += sm[k] * rsqrt(fma(dz, dz, fma(dy, dy, fma(dx, dx, H.eps2))));
             }
         }
-        if (i < H.n)
+        if (i < H.i1)
             total += H.m[i] * phi;
     }
     for (int off = 16; off > 0; off >>= 1)
@@ -441,6 +451,64 @@ static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, doub
             total += red[w];
         out[blockIdx.x] = total;
     }
+}
+
+/* ---- exchange between ranks ---- */
+
+static __global__ void h_pack(gc_cuda_hermite H, gc_cuda_hermite_record *rec)
+{
+    const int m = H.ctl->count;
+    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m; q += gridDim.x * blockDim.x) {
+        const int i = H.active[q];
+        gc_cuda_hermite_record r;
+        r.i = i;
+        r.t = H.t[i];
+        r.level = H.level[i];
+        load3(H.x, i, r.x);
+        load3(H.v, i, r.v);
+        load3(H.a, i, r.a);
+        load3(H.j, i, r.j);
+        load3(H.s, i, r.s);
+        load3(H.c, i, r.c);
+        rec[q] = r;
+    }
+}
+
+static __global__ void h_unpack(gc_cuda_hermite H, const gc_cuda_hermite_record *rec, int count)
+{
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x) {
+        const gc_cuda_hermite_record r = rec[k];
+        const int i = (int)r.i;
+        if (r.i < 0 || r.i >= H.n || r.level < 0 || r.level >= GC_HERMITE_LEVELS) {
+            record_error(H.ctl, GC_HERMITE_ERR_NONFINITE, r.i, -1);
+            continue;
+        }
+        H.t[i] = r.t;
+        H.level[i] = (unsigned char)r.level;
+        store3(H.x, i, r.x);
+        store3(H.v, i, r.v);
+        store3(H.a, i, r.a);
+        store3(H.j, i, r.j);
+        store3(H.s, i, r.s);
+        store3(H.c, i, r.c);
+    }
+}
+
+extern "C" int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
+                                           struct gc_cuda_hermite_record *d_rec, void *stream)
+{
+    h_pack<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h, d_rec);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
+                                             const struct gc_cuda_hermite_record *d_rec,
+                                             int count, void *stream)
+{
+    if (count <= 0)
+        return 0;
+    h_unpack<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h, d_rec, count);
+    return (int)cudaGetLastError();
 }
 
 /* ---- launchers ---- */
@@ -524,8 +592,8 @@ extern "C" int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long
 extern "C" int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                                 int *blocks, void *stream)
 {
-    const int nb = (h->n + HT - 1) / HT;
-    *blocks = nb < h->grid ? nb : h->grid;
+    const int nb = (h->i1 - h->i0 + HT - 1) / HT;
+    *blocks = nb < 1 ? 1 : nb < h->grid ? nb : h->grid;
     h_potential<<<*blocks, HT, 0, (cudaStream_t)stream>>>(*h, d_out);
     return (int)cudaGetLastError();
 }

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;
-        bo.device = o.device;
+        bo.device = gc_cli_device(&o, 0);
         bo.no_interop = 1;
         st = gc_backend_create(o.backend, &bo, &backend);
         if (st != GC_OK)
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
         st = gc_initial_bodies(&o, backend, &bodies);
     if (st == GC_OK)
         st = o.mode == GC_MODE_BENCHMARK ? gc_bench_run(&o, &bodies, backend)
-             : o.mode == GC_MODE_STEPS   ? gc_steps_run(&o, &bodies, backend)
+             : o.mode == GC_MODE_STEPS   ? gc_steps_run(&o, &bodies, backend, NULL)
                                          : gc_bench_compare(&o, &bodies);
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);

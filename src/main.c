@@ -1,4 +1,4 @@
-/* Entry point: parses options, builds the initial bodies, wires a backend to the chosen mode. */
+/* Entry point: parses options, builds the initial bodies, wires a backend and the ranks to the chosen mode. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 
@@ -7,8 +7,10 @@
 #include "bench.h"
 #include "bodies.h"
 #include "cli.h"
+#include "comm.h"
 #include "initial.h"
 #include "log.h"
+#include "sim.h"
 #include "steps.h"
 
 #ifndef GC_VERSION
@@ -28,51 +30,121 @@ static int exit_code(enum gc_status st)
     }
 }
 
+/* --help, --help-man, --version. */
+static void print_about(enum gc_mode mode)
+{
+    if (mode == GC_MODE_HELP)
+        gc_cli_usage(stdout, GC_PROGRAM_GALAXY);
+    else if (mode == GC_MODE_MAN)
+        gc_cli_man(stdout, GC_PROGRAM_GALAXY);
+    else
+        printf("galaxy %s (backends: %s%s)\n", GC_VERSION, gc_backend_available(),
+               gc_comm_have_mpi() ? "; MPI" : "");
+}
+
+/* Rank 0's start-up line: how many ranks, where, and how positions travel between them. */
+static void report_ranks(const struct gc_comm *c, size_t n)
+{
+    size_t lo, hi, a, b;
+    gc_comm_range(n, c->size, c->size - 1, &lo, &b);
+    gc_comm_range(n, c->size, 0, &a, &hi);
+    gc_log_info("mpi: %d ranks on %d host%s (%s), %zu to %zu of the %zu bodies each; "
+                "exchanges staged through host memory (%s)", c->size, c->hosts,
+                c->hosts == 1 ? "" : "s", c->library, b - lo, hi - a, n,
+                c->device_aware ? "the MPI library is CUDA-aware; this build does not pass it "
+                                  "device memory yet"
+                                : "the MPI library is not CUDA-aware");
+}
+
+/* Rank 0 runs the mode; the other ranks follow its simulation calls. */
+static enum gc_status run_mode(int *argc, char **argv, const struct gc_options *o,
+                               struct gc_bodies *bodies, struct gc_backend *backend,
+                               struct gc_comm *comm)
+{
+    enum gc_status st = GC_OK;
+    if (comm->rank != 0)
+        return gc_sim_follow(backend, comm);
+    if (comm->size > 1)
+        report_ranks(comm, bodies->n);
+    switch (o->mode) {
+    case GC_MODE_STEPS: st = gc_steps_run(o, bodies, backend, comm); break;
+    case GC_MODE_BENCHMARK: st = gc_bench_run(o, bodies, backend); break;
+    case GC_MODE_COMPARE: st = gc_bench_compare(o, bodies); break;
+    case GC_MODE_HEADLESS: st = gc_app_run_headless(o, bodies, backend, comm); break;
+    case GC_MODE_VIEWER: st = gc_app_run(argc, argv, o, bodies, backend, comm); break;
+    default: break;
+    }
+    gc_sim_release(comm);
+    return st;
+}
+
+static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct gc_comm *comm)
+{
+    struct gc_backend *backend = NULL;
+    struct gc_bodies bodies = {0};
+    enum gc_status st = GC_OK;
+
+    if (comm->size > 1 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
+        gc_log_error("--benchmark and --compare run on one rank; under mpirun use --steps or "
+                     "--t-end with --profile");
+        return GC_ERR_INVALID;
+    }
+    if (o->mode != GC_MODE_COMPARE) {
+        struct gc_backend_options bo = {0};
+        bo.threads = o->threads;
+        bo.device = gc_cli_device(o, comm->local_rank);
+        bo.no_interop = o->no_interop;
+        bo.quiet = comm->rank != 0;
+        st = gc_backend_create(o->backend, &bo, &backend);
+    }
+    /* Every rank has its device (or says why not); then rank 0 reads or builds the bodies
+     * (it sends them to the others with the simulation's start). */
+    st = gc_comm_agree(comm, st);
+    if (st == GC_OK && comm->rank == 0)
+        st = gc_initial_bodies(o, backend, &bodies);
+    st = gc_comm_agree(comm, st);
+    if (st == GC_OK)
+        st = run_mode(argc, argv, o, &bodies, backend, comm);
+    gc_backend_destroy(backend);
+    gc_bodies_free(&bodies);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     struct gc_options o;
-    struct gc_backend *backend = NULL;
-    struct gc_bodies bodies = {0};
-    enum gc_status st = gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, &o);
+    struct gc_comm *comm = NULL;
+    enum gc_status st = gc_comm_create_world(&argc, &argv, &comm);
+    int code;
 
     if (st != GC_OK)
-        return EXIT_USAGE;
-    if (o.mode == GC_MODE_HELP) {
-        gc_cli_usage(stdout, GC_PROGRAM_GALAXY);
-        return 0;
-    }
-    if (o.mode == GC_MODE_MAN) {
-        gc_cli_man(stdout, GC_PROGRAM_GALAXY);
-        return 0;
-    }
-    if (o.mode == GC_MODE_VERSION) {
-        printf("galaxy %s (backends: %s)\n", GC_VERSION, gc_backend_available());
-        return 0;
-    }
-    if (o.quiet)
+        return EXIT_RUN;
+    /* Ranks other than 0 print nothing: their errors reach rank 0 at the next agreement. */
+    if (comm->rank != 0) {
         gc_log_set_level(GC_LOG_ERROR);
-
-    if (o.mode != GC_MODE_COMPARE) {
-        struct gc_backend_options bo = {0};
-        bo.threads = o.threads;
-        bo.device = o.device;
-        bo.no_interop = o.no_interop;
-        st = gc_backend_create(o.backend, &bo, &backend);
-        if (st != GC_OK)
-            return exit_code(st);
+        gc_log_hold_errors(1);
     }
-    st = gc_initial_bodies(&o, backend, &bodies);
-    if (st == GC_OK) {
-        switch (o.mode) {
-        case GC_MODE_STEPS: st = gc_steps_run(&o, &bodies, backend); break;
-        case GC_MODE_BENCHMARK: st = gc_bench_run(&o, &bodies, backend); break;
-        case GC_MODE_COMPARE: st = gc_bench_compare(&o, &bodies); break;
-        case GC_MODE_HEADLESS: st = gc_app_run_headless(&o, &bodies, backend); break;
-        case GC_MODE_VIEWER: st = gc_app_run(&argc, argv, &o, &bodies, backend); break;
-        default: break;
-        }
+    st = gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, &o);
+    if (st == GC_OK && o.quiet)
+        gc_log_set_level(GC_LOG_ERROR);
+    if (st != GC_OK) {
+        st = GC_ERR_INVALID;
+    } else if (o.mode == GC_MODE_HELP || o.mode == GC_MODE_MAN || o.mode == GC_MODE_VERSION) {
+        if (comm->rank == 0)
+            print_about(o.mode);
+    } else {
+        st = run(&argc, argv, &o, comm);
     }
-    gc_backend_destroy(backend);
-    gc_bodies_free(&bodies);
-    return exit_code(st);
+    code = exit_code(st);
+    /* A rank that failed while the others wait in a collective: end them all (its message
+     * is printed here, as the agreement that would have carried it to rank 0 never comes). */
+    if (comm->broken) {
+        char msg[512];
+        if (gc_log_take_held(msg, sizeof msg))
+            fprintf(stderr, "galaxy: error: rank %d: %s\n", comm->rank, msg);
+        fflush(stderr);
+        gc_comm_abort(comm, code ? code : EXIT_RUN);
+    }
+    gc_comm_destroy(comm);
+    return code;
 }

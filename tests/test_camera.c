@@ -164,11 +164,71 @@ static void test_controls(void)
     CHECK(isfinite(c.target[0]) && isfinite(c.target[1]) && isfinite(c.target[2]));
 }
 
+static void test_moves(void)
+{
+    struct gc_camera a, b, m;
+    float eye[3], d[3], l;
+    static const float dirs[3][3] = {{1.0f, 2.0f, 3.0f}, {0.0f, -1.0f, 0.0f}, {-3.0f, 0.0f, -1.0f}};
+    gc_camera_fit(&a, NULL, 0);
+    /* look_from: the eye ends up in the asked direction from the target. */
+    for (int t = 0; t < 3; t++) {
+        b = a;
+        gc_camera_look_from(&b, dirs[t]);
+        gc_camera_eye(&b, eye);
+        l = sqrtf(dirs[t][0] * dirs[t][0] + dirs[t][1] * dirs[t][1] + dirs[t][2] * dirs[t][2]);
+        for (int k = 0; k < 3; k++)
+            d[k] = (eye[k] - b.target[k]) / b.distance;
+        for (int k = 0; k < 3; k++)
+            CHECK_NEAR(d[k], dirs[t][k] / l, 1e-4);
+    }
+    /* Straight down the pole: clamped short of it, no NaN; a zero direction changes nothing. */
+    {
+        static const float up[3] = {0.0f, 0.0f, 5.0f}, zero[3] = {0.0f, 0.0f, 0.0f};
+        b = a;
+        gc_camera_look_from(&b, up);
+        CHECK(b.pitch > 1.5f && b.pitch < 1.5708f && isfinite(b.yaw));
+        m = b;
+        gc_camera_look_from(&m, zero);
+        CHECK(m.pitch == b.pitch && m.yaw == b.yaw);
+    }
+    /* distance_for frames the radius as gc_camera_fit does (15% margin). */
+    CHECK_NEAR(gc_camera_distance_for(&a, 40.0f), a.distance, 1e-3 * a.distance);
+    /* Ease: 0 and 1 at the ends, at rest there, symmetric, clamped. */
+    CHECK(gc_camera_ease(0.0f) == 0.0f && gc_camera_ease(1.0f) == 1.0f);
+    CHECK(gc_camera_ease(-1.0f) == 0.0f && gc_camera_ease(2.0f) == 1.0f);
+    CHECK_NEAR(gc_camera_ease(0.5f), 0.5, 1e-6);
+    CHECK_LT(gc_camera_ease(0.01f), 0.001);
+    CHECK_NEAR(gc_camera_ease(0.3f) + gc_camera_ease(0.7f), 1.0, 1e-6);
+    /* Blend: the ends are the cameras, the zoom is geometric, yaw goes the short way. */
+    a.yaw = 3.0f;
+    a.distance = 10.0f;
+    a.target[0] = 0.0f;
+    b = a;
+    b.yaw = -3.0f;     /* 0.28 rad away the short way, across +-pi */
+    b.distance = 40.0f;
+    b.target[0] = 8.0f;
+    gc_camera_blend(&a, &b, 0.0f, &m);
+    CHECK_NEAR(m.distance, 10.0, 1e-4);
+    CHECK_NEAR(m.yaw, 3.0, 1e-5);
+    gc_camera_blend(&a, &b, 1.0f, &m);
+    CHECK_NEAR(m.distance, 40.0, 1e-3);
+    CHECK_NEAR(cosf(m.yaw), cosf(-3.0f), 1e-5);
+    CHECK_NEAR(sinf(m.yaw), sinf(-3.0f), 1e-5);
+    gc_camera_blend(&a, &b, 0.5f, &m);
+    CHECK_NEAR(m.distance, 20.0, 1e-3);
+    CHECK_NEAR(m.target[0], 4.0, 1e-5);
+    CHECK_NEAR(fabsf(m.yaw), 3.14159f, 1e-3);
+    /* out may alias an input */
+    gc_camera_blend(&a, &b, 0.5f, &a);
+    CHECK_NEAR(a.distance, 20.0, 1e-3);
+}
+
 int main(void)
 {
     test_fit();
     test_view();
     test_projection();
     test_controls();
+    test_moves();
     return check_failures ? 1 : 0;
 }

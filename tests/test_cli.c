@@ -1,5 +1,6 @@
 /* Command-line parsing: valid forms set the right fields; bad values are rejected. */
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -43,6 +44,22 @@ int main(void)
     CHECK(o.mode == GC_MODE_HEADLESS && o.frames == 5 && strcmp(o.screenshot, "a.png") == 0);
     CHECK(parse(&o, "--help", "--bogus", NULL, NULL) == GC_OK && o.mode == GC_MODE_HELP);
 
+    /* A data file's halos are in by default; --no-halo leaves them out. */
+    CHECK(parse(&o, "--data", "x.tab", NULL, NULL) == GC_OK && o.halo == 1);
+    CHECK(parse(&o, "--data", "x.tab", "--no-halo", NULL) == GC_OK && o.halo == 0);
+    /* Picture, movies and camera for talks. */
+    CHECK(parse(&o, NULL, NULL, NULL, NULL) == GC_OK);
+    CHECK(isnan(o.exposure) && o.fps == GC_DEFAULT_FPS && !o.record && !o.tour && !o.present);
+    CHECK(strcmp(o.title, GC_DEFAULT_TITLE) == 0 && !o.no_bloom && !o.paused);
+    CHECK(parse(&o, "--exposure", "-1.5", "--no-bloom", NULL) == GC_OK);
+    CHECK(o.exposure == -1.5 && o.no_bloom);
+    CHECK(parse(&o, "--exposure", "auto", NULL, NULL) == GC_OK && isnan(o.exposure));
+    CHECK(parse(&o, "--headless", "--record", "m.mp4", "--tour") == GC_OK);
+    CHECK(strcmp(o.record, "m.mp4") == 0 && o.tour && o.mode == GC_MODE_HEADLESS);
+    CHECK(parse(&o, "--record", "m.mp4", "--fps", "30") == GC_OK);
+    CHECK(o.fps == 30 && o.mode == GC_MODE_VIEWER);
+    CHECK(parse(&o, "--present", "--title", "M31 meets the Milky Way", NULL) == GC_OK);
+    CHECK(o.present && strcmp(o.title, "M31 meets the Milky Way") == 0);
     /* Cluster models default to Hermite with their own softening; galaxies to leapfrog. */
     CHECK(parse(&o, "--model", "plummer", NULL, NULL) == GC_OK);
     CHECK(strcmp(o.params.integrator, "hermite4") == 0 && o.params.eps == 1.0f / 256.0f);
@@ -87,6 +104,15 @@ int main(void)
     CHECK(parse(&o, "--steps", "0", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--halo", NULL, NULL, NULL) == GC_ERR_INVALID); /* needs --data */
     CHECK(parse(&o, "--halo=1", "--data", "x", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--no-halo", NULL, NULL, NULL) == GC_ERR_INVALID); /* needs --data */
+    CHECK(parse(&o, "--data", "x", "--halo", "--no-halo") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--exposure", "bright", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--exposure", "nan", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--exposure", "99", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--fps", "0", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--fps", "1000", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--record", "m.mp4", "--steps", "5") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--record", "m.mp4", "--benchmark", NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--benchmark", "--compare", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--json", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--screenshot", "a.png", NULL, NULL) == GC_ERR_INVALID);

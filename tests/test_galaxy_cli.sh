@@ -70,7 +70,8 @@ if [ -f "$data" ]; then
     else
         pass=$((pass + 1))
     fi
-    expect 2 "add --halo" -- --data "$data" -n 60000 --steps 1
+    expect 2 "drop --no-halo" -- --data "$data" --no-halo -n 60000 --steps 1
+    expect 2 "N = 90000 is more than the 81920 bodies" -- --data "$data" -n 90000 --steps 1
 else
     echo "Dubinski data not found at $data: skipping the data checks"
 fi

@@ -444,8 +444,8 @@ int main(int argc, char **argv)
     struct gc_backend_options opt = {0};
     const char *name = argc > 1 ? argv[1] : "cpu";
     const int cuda = strcmp(name, "cuda") == 0;
-    const int mixed = cuda && !(getenv("GC_CUDA_HERMITE") &&
-                                strcmp(getenv("GC_CUDA_HERMITE"), "double") == 0);
+    const int mixed = cuda && getenv("GC_CUDA_HERMITE") &&
+                      strcmp(getenv("GC_CUDA_HERMITE"), "mixed") == 0;
     opt.quiet = 1;
     if (gc_backend_create(name, &opt, &be) != GC_OK) {
         if (cuda) {
@@ -457,7 +457,8 @@ int main(int argc, char **argv)
     printf("backend %s%s\n", gc_backend_device_name(be),
            cuda ? (mixed ? ", mixed precision" : ", double precision") : "");
     /* Tolerance: double sums on the CPU, with GC_CUDA_HERMITE=double, and always for the
-     * 6th order; float after 1/r in the GPU's mixed 4th-order kernel (~1e-7 per term). */
+     * 6th order; float after 1/r in the GPU's mixed 4th-order kernel (GC_CUDA_HERMITE=mixed,
+     * ~1e-7 per term). */
     test_derivatives(be, "hermite4", 0.01, mixed ? 2e-6 : 1e-12);
     test_derivatives(be, "hermite4", 0.0, mixed ? 2e-6 : 1e-12);
     test_derivatives(be, "hermite6", 0.01, 1e-12);

@@ -162,9 +162,14 @@ int main(void)
     CHECK(gc_io_read(tmp_path("no_such.hdf5"), &r, NULL) == GC_ERR_IO);
     random_bodies(&b, 4, 1, 0);
     CHECK(gc_snapshot_hdf5_write(tmp_path("no_such_dir/x.hdf5"), &b, 0.0) == GC_ERR_IO);
-    /* A tag whose component is not disk, bulge or halo is refused, not written. */
-    b.tag[2] = 3;
-    CHECK(gc_snapshot_hdf5_write(tmp_path("badtag.hdf5"), &b, 0.0) == GC_ERR_INVALID);
+    /* A star (a cluster's body) among galaxy components goes to PartType4 and comes back
+     * a star, in its place. */
+    b.tag[2] = GC_TAG(1, GC_STAR);
+    CHECK(gc_snapshot_hdf5_write(tmp_path("star.hdf5"), &b, 0.0) == GC_OK);
+    CHECK(gc_snapshot_hdf5_read(tmp_path("star.hdf5"), &r, NULL) == GC_OK);
+    check_same(&b, &r);
+    CHECK(r.n == 4 && GC_TAG_COMPONENT(r.tag[2]) == GC_STAR);
+    gc_bodies_free(&r);
     gc_bodies_free(&b);
     return CHECK_DONE();
 }

@@ -1,6 +1,16 @@
 # Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
-gc_add_test(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/viewer/camera.c)
-target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+set(GC_VIEWER_SRC ${CMAKE_SOURCE_DIR}/src/viewer)
+gc_add_test(test_camera test_camera.c ${GC_VIEWER_SRC}/camera.c)
+# The viewer's GL-free parts, each tested without a context.
+gc_add_test(test_exposure test_exposure.c ${GC_VIEWER_SRC}/exposure.c)
+gc_add_test(test_pacer test_pacer.c ${GC_VIEWER_SRC}/pacer.c)
+gc_add_test(test_director test_director.c ${GC_VIEWER_SRC}/director.c ${GC_VIEWER_SRC}/tour.c
+  ${GC_VIEWER_SRC}/track.c ${GC_VIEWER_SRC}/camera.c)
+foreach(t test_camera test_exposure test_pacer test_director)
+  target_include_directories(${t} PRIVATE ${GC_VIEWER_SRC})
+endforeach()
+gc_add_test(test_record test_record.c)
+target_link_libraries(test_record PRIVATE gc_record)
 
 # A test whose tools are missing is still registered and reports "skipped" (never a silent
 # absence, never a pass).
@@ -25,7 +35,11 @@ if(Python3_FOUND)
   add_test(NAME test_viewer_no_display
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
                    $<TARGET_FILE:galaxy>)
-  set_tests_properties(test_viewer_headless test_viewer_no_display PROPERTIES
+  # A short headless movie under Mesa, checked with ffprobe (skipped without FFmpeg).
+  add_test(NAME test_viewer_movie
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_movie.py
+                   $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
   if(GC_XVFB_RUN AND GC_XDOTOOL)
     add_test(NAME test_viewer_window
@@ -38,7 +52,14 @@ if(Python3_FOUND)
     gc_add_skipped_test(test_viewer_window "xvfb-run or xdotool is not installed")
   endif()
 else()
-  foreach(t test_viewer_headless test_viewer_no_display test_viewer_window)
+  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_window)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()
+
+# Encounter timeline and disk sizes with and without halos (README "Choosing N", the tour's
+# timetable); a tool, not a test.
+add_executable(measure_encounter ${CMAKE_SOURCE_DIR}/tools/measure_encounter.c
+  ${CMAKE_SOURCE_DIR}/src/viewer/track.c)
+target_include_directories(measure_encounter PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+target_link_libraries(measure_encounter PRIVATE gc_modes)

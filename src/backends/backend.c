@@ -280,6 +280,28 @@ enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, doub
     return HERMITE_CALL(hermite_derivs, b, acc, jerk, snap);
 }
 
+static enum gc_status no_exchange(const struct gc_backend *b)
+{
+    gc_log_error("backend %s cannot exchange Hermite state between ranks: the Hermite schemes "
+                 "run on one rank with it", b->iface->name);
+    return GC_ERR_UNSUPPORTED;
+}
+
+enum gc_status gc_backend_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                       size_t *count)
+{
+    *count = 0;
+    return b->iface->hermite_pack ? b->iface->hermite_pack(b, dst, count) : no_exchange(b);
+}
+
+enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
+                                         const struct gc_hermite_record *src, size_t count)
+{
+    if (count == 0)
+        return GC_OK;
+    return b->iface->hermite_unpack ? b->iface->hermite_unpack(b, src, count) : no_exchange(b);
+}
+
 int gc_backend_has_repeat(const struct gc_backend *b)
 {
     return b->iface->repeat != NULL;

@@ -39,6 +39,16 @@ struct gc_hermite_counters {
 };
 /* error codes: GC_HERMITE_ERR_* of hermite_body.h */
 
+/* One body's Hermite state as ranks exchange it after a block step (hermite_pack/unpack):
+ * everything another rank needs to predict the body as a source, to draw it, and to select
+ * the next block exactly as this rank would. Plain data, the same on every rank. */
+struct gc_hermite_record {
+    int64_t i;        /* body index */
+    int64_t t;        /* tick of the state */
+    int64_t level;    /* step level: dt_max / 2^level */
+    double x[3], v[3], a[3], j[3], s[3], c[3]; /* position ... crackle at tick t */
+};
+
 /* Every slot takes the backend itself. Slots marked optional may be NULL; the gc_backend_*
  * wrappers below then fall back as described. Physics: G = 1, Plummer softening,
  * a_i = sum_j m_j r_ij / (r_ij^2 + eps^2)^(3/2), self-pairs included (they add zero).
@@ -104,6 +114,15 @@ struct gc_backend_iface {
      * state, 3n doubles each (tests against a reference, GPU against CPU). */
     enum gc_status (*hermite_derivs)(struct gc_backend *b, double *acc, double *jerk,
                                      double *snap);
+    /* optional (Hermite over several ranks; NULL = one rank only): the state of the bodies
+     * of the latest block (corrected, or started by hermite_begin) that lie in the range,
+     * into dst (room for every body of the block); *count receives how many. */
+    enum gc_status (*hermite_pack)(struct gc_backend *b, struct gc_hermite_record *dst,
+                                   size_t *count);
+    /* optional, with hermite_pack: other ranks' records into this backend's state, so that
+     * every rank holds every body's state and selects the same blocks. */
+    enum gc_status (*hermite_unpack)(struct gc_backend *b, const struct gc_hermite_record *src,
+                                     size_t count);
     /* optional: runs body(ctx) again and again while the latest hermite_select(.., NULL)
      * found a block due, with no host round trip (CUDA: the launches of one call of body are
      * recorded once into a graph with a device-side while loop). NULL = the caller loops. */
@@ -178,6 +197,11 @@ enum gc_status gc_backend_hermite_counters(struct gc_backend *b, struct gc_hermi
 enum gc_status gc_backend_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level);
 enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
                                          double *snap);
+/* GC_ERR_UNSUPPORTED (logged) when the backend cannot exchange Hermite state between ranks. */
+enum gc_status gc_backend_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                       size_t *count);
+enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
+                                         const struct gc_hermite_record *src, size_t count);
 /* Runs body(ctx) while a block is due: on the backend when it has a repeat slot (body's
  * selects must then pass due = NULL), else on the host. */
 int gc_backend_has_repeat(const struct gc_backend *b);

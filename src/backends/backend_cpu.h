@@ -39,6 +39,10 @@ enum gc_status gc_cpu_hermite_counters(struct gc_backend *b, struct gc_hermite_c
 enum gc_status gc_cpu_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level);
 enum gc_status gc_cpu_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
                                      double *snap);
+enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                   size_t *count);
+enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                                     size_t count);
 /* Download of the view in double (pos64/vel64/mass64 of dst when present) and levels in vel.w. */
 void gc_cpu_hermite_download(const struct cpu_ctx *c, struct gc_bodies *dst);
 /* The range's share of the potential energy of the view, in double, self-pairs skipped. */

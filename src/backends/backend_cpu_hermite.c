@@ -285,6 +285,58 @@ enum gc_status gc_cpu_hermite_correct(struct gc_backend *b)
     return GC_OK;
 }
 
+/* The records of the block's bodies in the range, in the order of the active list. */
+enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                   size_t *count)
+{
+    const struct cpu_ctx *c = b->ctx;
+    const struct cpu_hermite *h = c->h;
+    size_t k = 0;
+    for (size_t q = 0; q < h->nactive; q++) {
+        const size_t i = h->active[q];
+        struct gc_hermite_record *r = &dst[k];
+        if (i < c->i0 || i >= c->i1)
+            continue;
+        r->i = (int64_t)i;
+        r->t = h->t[i];
+        r->level = h->level[i];
+        memcpy(r->x, V3(h->x, i), sizeof r->x);
+        memcpy(r->v, V3(h->v, i), sizeof r->v);
+        memcpy(r->a, V3(h->a, i), sizeof r->a);
+        memcpy(r->j, V3(h->j, i), sizeof r->j);
+        memcpy(r->s, V3(h->s, i), sizeof r->s);
+        memcpy(r->c, V3(h->c, i), sizeof r->c);
+        k++;
+    }
+    *count = k;
+    return GC_OK;
+}
+
+enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                                     size_t count)
+{
+    struct cpu_ctx *c = b->ctx;
+    struct cpu_hermite *h = c->h;
+    for (size_t k = 0; k < count; k++) {
+        const struct gc_hermite_record *r = &src[k];
+        const size_t i = (size_t)r->i;
+        if (r->i < 0 || i >= h->n || r->level < 0 || r->level >= GC_HERMITE_LEVELS) {
+            gc_log_error("cpu backend: Hermite record %zu names body %lld (level %lld) of %zu",
+                         k, (long long)r->i, (long long)r->level, h->n);
+            return GC_ERR_INVALID;
+        }
+        h->t[i] = r->t;
+        h->level[i] = (uint8_t)r->level;
+        memcpy(V3(h->x, i), r->x, sizeof r->x);
+        memcpy(V3(h->v, i), r->v, sizeof r->v);
+        memcpy(V3(h->a, i), r->a, sizeof r->a);
+        memcpy(V3(h->j, i), r->j, sizeof r->j);
+        memcpy(V3(h->s, i), r->s, sizeof r->s);
+        memcpy(V3(h->c, i), r->c, sizeof r->c);
+    }
+    return GC_OK;
+}
+
 /* The view: positions and velocities of every body at tick t, in double (download) and in
  * the float arrays that export and download read. Levels go to the tag-free vel.w slot at
  * download time. */

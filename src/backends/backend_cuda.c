@@ -32,10 +32,12 @@ static void free_device(struct cuda_ctx *c)
     c->wpart_cap = 0;
 }
 
+/* The force pass's split for this rank's i1 - i0 bodies against all n. */
 static enum gc_status make_plan(struct cuda_ctx *c, size_t n)
 {
     size_t need;
-    GC_CUDA_TRY(gc_cuda_accel_plan(n, c->sm_count, c->force, &c->plan));
+    GC_CUDA_TRY(gc_cuda_accel_plan_range(c->i1 - c->i0 > 0 ? c->i1 - c->i0 : 1, n, c->sm_count,
+                                         c->force, &c->plan));
     snprintf(c->plan_str, sizeof c->plan_str, "T=%d B=%d U=%d M=%d P=%d blocks=%dx%d tiles/slice=%d",
              c->plan.threads, c->plan.bodies_per_thread, c->plan.unroll, c->plan.min_blocks,
              c->plan.soft_period,
@@ -82,6 +84,8 @@ static enum gc_status cuda_upload(struct gc_backend *b, const struct gc_bodies *
         GC_CUDA_TRY(cudaMalloc((void **)&c->d_wpart, (size_t)nw * sizeof(double)));
         c->wpart_cap = nw;
     }
+    c->i0 = 0;
+    c->i1 = n;
     st = make_plan(c, n);
     if (st != GC_OK)
         return st;
@@ -106,29 +110,32 @@ static enum gc_status cuda_download(struct gc_backend *b, struct gc_bodies *dst)
 static enum gc_status cuda_accel(struct gc_backend *b, float eps2)
 {
     struct cuda_ctx *c = b->ctx;
-    GC_CUDA_TRY(gc_cuda_launch_accel(c->d_pos, c->d_acc, c->d_part, c->n, eps2, &c->plan,
-                                     c->stream));
+    GC_CUDA_TRY(gc_cuda_launch_accel_range(c->d_pos, c->d_acc, c->d_part, c->n, c->i0, c->i1,
+                                           eps2, &c->plan, c->stream));
     return GC_OK;
 }
 
 static enum gc_status cuda_kick(struct gc_backend *b, float dt)
 {
     struct cuda_ctx *c = b->ctx;
-    GC_CUDA_TRY(gc_cuda_launch_kick(c->d_vel, c->d_acc, c->n, dt, c->stream));
+    GC_CUDA_TRY(gc_cuda_launch_kick(c->d_vel + 4 * c->i0, c->d_acc + 4 * c->i0, c->i1 - c->i0,
+                                    dt, c->stream));
     return GC_OK;
 }
 
 static enum gc_status cuda_drift(struct gc_backend *b, float dt)
 {
     struct cuda_ctx *c = b->ctx;
-    GC_CUDA_TRY(gc_cuda_launch_drift(c->d_pos, c->d_vel, c->n, dt, c->stream));
+    GC_CUDA_TRY(gc_cuda_launch_drift(c->d_pos + 4 * c->i0, c->d_vel + 4 * c->i0, c->i1 - c->i0,
+                                     dt, c->stream));
     return GC_OK;
 }
 
 static enum gc_status cuda_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
 {
     struct cuda_ctx *c = b->ctx;
-    GC_CUDA_TRY(gc_cuda_launch_kick_drift(c->d_pos, c->d_vel, c->d_acc, c->n, dt_kick,
+    GC_CUDA_TRY(gc_cuda_launch_kick_drift(c->d_pos + 4 * c->i0, c->d_vel + 4 * c->i0,
+                                          c->d_acc + 4 * c->i0, c->i1 - c->i0, dt_kick,
                                           dt_drift, c->stream));
     return GC_OK;
 }
@@ -284,7 +291,7 @@ static enum gc_status cuda_render_detach(struct gc_backend *b)
 static enum gc_status cuda_potential(struct gc_backend *b, float eps2, double *w)
 {
     struct cuda_ctx *c = b->ctx;
-    const int nb = gc_cuda_potential_blocks(c->n);
+    const int nb = gc_cuda_potential_blocks(c->i1 - c->i0);
     double sum = 0.0;
     if (c->herm) /* Hermite: the double view, with its own softening (0 allowed) */
         return gc_cuda_hermite_potential(c, w);
@@ -292,13 +299,49 @@ static enum gc_status cuda_potential(struct gc_backend *b, float eps2, double *w
         gc_log_error("cuda backend: potential needs softening > 0");
         return GC_ERR_INVALID;
     }
-    GC_CUDA_TRY(gc_cuda_launch_potential(c->d_pos, c->d_wpart, c->n, eps2, c->stream));
+    GC_CUDA_TRY(gc_cuda_launch_potential_range(c->d_pos, c->d_wpart, c->n, c->i0, c->i1, eps2,
+                                               c->stream));
     GC_CUDA_TRY(cudaMemcpyAsync(c->h_wpart, c->d_wpart, (size_t)nb * sizeof(double),
                                 cudaMemcpyDeviceToHost, c->stream));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
     for (int k = 0; k < nb; k++)
         sum += c->h_wpart[k];
     *w = -0.5 * sum;
+    return GC_OK;
+}
+
+/* Ranks: this rank's bodies for accel, kick, drift and potential (and Hermite's force,
+ * correction and potential); positions cross between ranks through host memory. */
+static enum gc_status cuda_set_range(struct gc_backend *b, size_t i0, size_t i1)
+{
+    struct cuda_ctx *c = b->ctx;
+    c->i0 = i0;
+    c->i1 = i1;
+    if (c->herm)
+        gc_cuda_hermite_set_range(c);
+    return make_plan(c, c->n);
+}
+
+static enum gc_status cuda_get_positions(struct gc_backend *b, size_t i0, size_t i1, float *dst)
+{
+    struct cuda_ctx *c = b->ctx;
+    if (i1 <= i0)
+        return GC_OK;
+    GC_CUDA_TRY(cudaMemcpyAsync(dst, c->d_pos + 4 * i0, (i1 - i0) * 4 * sizeof(float),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
+}
+
+static enum gc_status cuda_set_positions(struct gc_backend *b, size_t i0, size_t i1,
+                                         const float *src)
+{
+    struct cuda_ctx *c = b->ctx;
+    if (i1 <= i0)
+        return GC_OK;
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_pos + 4 * i0, src, (i1 - i0) * 4 * sizeof(float),
+                                cudaMemcpyHostToDevice, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
     return GC_OK;
 }
 
@@ -336,6 +379,9 @@ static const struct gc_backend_iface cuda_iface = {
     .name = "cuda",
     .upload = cuda_upload,
     .download = cuda_download,
+    .set_range = cuda_set_range,
+    .get_positions = cuda_get_positions,
+    .set_positions = cuda_set_positions,
     .accel = cuda_accel,
     .kick = cuda_kick,
     .drift = cuda_drift,
@@ -353,6 +399,8 @@ static const struct gc_backend_iface cuda_iface = {
     .hermite_counters = gc_cuda_hermite_counters,
     .hermite_schedule = gc_cuda_hermite_schedule,
     .hermite_derivs = gc_cuda_hermite_derivs,
+    .hermite_pack = gc_cuda_hermite_pack,
+    .hermite_unpack = gc_cuda_hermite_unpack,
     .repeat = gc_cuda_hermite_repeat,
     .device_name = cuda_device_name,
     .render_detach = cuda_render_detach,

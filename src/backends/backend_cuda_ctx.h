@@ -34,6 +34,7 @@ struct cuda_ctx {
     int force[5];                 /* GC_CUDA_ACCEL=T,B,U,M[,P] variant override; 0 = any */
     double *d_wpart, *h_wpart;    /* potential per-block partial sums, wpart_cap each */
     size_t n, cap, part_cap;
+    size_t i0, i1;                /* this rank's bodies (set_range); [0, n) by default */
     int wpart_cap;
     struct gc_cuda_accel_plan plan; /* force-pass split for the current n */
     char name[256];               /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
@@ -66,5 +67,11 @@ enum gc_status gc_cuda_hermite_download(struct cuda_ctx *c, struct gc_bodies *ds
 /* The potential energy of the view, in double, with the Hermite softening. */
 enum gc_status gc_cuda_hermite_potential(struct cuda_ctx *c, double *w);
 void gc_cuda_hermite_free(struct cuda_ctx *c);
+/* The range changed (set_range): the Hermite kernels follow it. */
+void gc_cuda_hermite_set_range(struct cuda_ctx *c);
+enum gc_status gc_cuda_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                    size_t *count);
+enum gc_status gc_cuda_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                                      size_t count);
 
 #endif

@@ -1,13 +1,23 @@
 /* The CUDA backend's Hermite primitives: device state, kernel launches, and the block-step loop replayed by one CUDA graph with a device-side while loop. */
 /* SPDX-License-Identifier: MIT */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_cuda_ctx.h"
 #include "hermite_body.h"
 
+/* The kernels' record is the backend's (they cannot include backend.h). */
+_Static_assert(sizeof(struct gc_cuda_hermite_record) == sizeof(struct gc_hermite_record) &&
+                   offsetof(struct gc_cuda_hermite_record, level) ==
+                       offsetof(struct gc_hermite_record, level) &&
+                   offsetof(struct gc_cuda_hermite_record, c) ==
+                       offsetof(struct gc_hermite_record, c),
+               "gc_cuda_hermite_record must match gc_hermite_record");
+
 struct cuda_hermite {
     struct gc_cuda_hermite d;        /* device arrays and settings, passed to the kernels */
+    struct gc_cuda_hermite_record *d_rec; /* n records: exchange between ranks */
     struct gc_cuda_hermite_ctl *hc;  /* pinned host copy of the control block */
     double *h_wpart;                 /* host copy of the potential's partial sums */
     cudaGraphExec_t exec;            /* the recorded loop; NULL until the first repeat */
@@ -38,7 +48,7 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
     cudaStreamSynchronize(c->stream);
     free_graph(h);
     void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
-                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl};
+                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         cudaFree(arrays[k]);
     cudaFreeHost(h->hc);
@@ -106,15 +116,17 @@ static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodie
     return GC_OK;
 }
 
-/* Precision of the force kernel. 4th order: mixed (differences, 1/r and sums in double,
- * the rest in float) unless GC_CUDA_HERMITE=double asks for all double (benchmark knob).
- * 6th order: always double. Its step criterion divides differences of a, jerk and snap by
- * up to h^5; with float jerk and snap (1e-7 relative) that noise dominated on the H100 and
- * drove steps below the finest level within the first 1e-4 time units (BENCHMARKS.md). */
+/* Precision of the force kernel: double, unless GC_CUDA_HERMITE=mixed (benchmark knob)
+ * asks for the 4th-order mixed kernel (differences, 1/r and sums in double, the rest in
+ * float). On the H100 the double kernel was the faster one at equal energy error (N = 1024
+ * to 65536, BENCHMARKS.md): the mixed one saves FP64 work but pays conversions and double
+ * accumulations of float terms. The 6th order is always double: its step criterion divides
+ * differences of a, jerk and snap by up to h^5, and float jerk and snap (1e-7) drove steps
+ * below the finest level within 1e-4 time units. */
 static int want_mixed(int order)
 {
     const char *e = getenv("GC_CUDA_HERMITE");
-    return order == 4 && !(e && strcmp(e, "double") == 0);
+    return order == 4 && e && strcmp(e, "mixed") == 0;
 }
 
 enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
@@ -138,6 +150,8 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     }
     c->herm = h;
     h->d.n = (int)n;
+    h->d.i0 = (int)c->i0;
+    h->d.i1 = (int)c->i1;
     h->d.order = cfg->order;
     h->d.mixed = want_mixed(cfg->order);
     h->d.fixed_level = cfg->fixed_level;
@@ -376,6 +390,54 @@ enum gc_status gc_cuda_hermite_repeat(struct gc_backend *b, enum gc_status (*bod
         if (st != GC_OK)
             return st;
     }
+}
+
+void gc_cuda_hermite_set_range(struct cuda_ctx *c)
+{
+    c->herm->d.i0 = (int)c->i0;
+    c->herm->d.i1 = (int)c->i1;
+    free_graph(c->herm); /* a recorded loop would keep the old range */
+}
+
+enum gc_status gc_cuda_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
+                                    size_t *count)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    int m;
+    if (!h->d_rec)
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d_rec, (size_t)h->d.n * sizeof *h->d_rec));
+    LAUNCH(gc_cuda_hermite_launch_pack(&h->d, h->d_rec, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->count, &h->d.ctl->count, sizeof(int),
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    m = h->hc->count;
+    if (m > 0)
+        GC_CUDA_TRY(cudaMemcpy(dst, h->d_rec, (size_t)m * sizeof *h->d_rec,
+                               cudaMemcpyDeviceToHost));
+    *count = (size_t)m;
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                                      size_t count)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    if (count == 0)
+        return GC_OK;
+    if (count > (size_t)h->d.n) {
+        gc_log_error("cuda backend: %zu Hermite records for %d bodies", count, h->d.n);
+        return GC_ERR_INVALID;
+    }
+    if (!h->d_rec)
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d_rec, (size_t)h->d.n * sizeof *h->d_rec));
+    GC_CUDA_TRY(cudaMemcpyAsync(h->d_rec, src, count * sizeof *h->d_rec, cudaMemcpyHostToDevice,
+                                c->stream));
+    LAUNCH(gc_cuda_hermite_launch_unpack(&h->d, h->d_rec, (int)count, c->stream));
+    /* src may be reused by the caller once this returns */
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
 }
 
 enum gc_status gc_cuda_hermite_download(struct cuda_ctx *c, struct gc_bodies *dst)

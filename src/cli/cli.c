@@ -57,6 +57,7 @@ struct option {
 
 static enum gc_status set_substeps(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val);
+static enum gc_status set_exposure(struct gc_options *o, const char *opt, const char *val);
 static enum gc_status set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
 
 /* Order = order in --help. */
@@ -66,10 +67,13 @@ static const struct option options[] = {
      ".gz), or restart from an HDF5 snapshot (every body, as written);\n"
      "without it the built-in model is used"},
     {"--bodies", "-n", "N", ALL, S_INPUT, K_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL, 0, NULL,
-     "number of bodies (data: default all disk+bulge bodies, 49152 for the\n"
-     "Dubinski table; model: default 8192 on CPU, 65536 on CUDA)"},
-    {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo), 0, 0, NULL, 0, NULL,
-     "include the dark-halo bodies of the data file (81920 in all)"},
+     "number of bodies (data: default every body on CUDA, 81920 for the\n"
+     "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
+    {"--halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(halo_given), 0, 0, NULL, 0, NULL,
+     "include the dark-halo bodies of the data file (the default)"},
+    {"--no-halo", NULL, NULL, ALL, S_INPUT, K_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,
+     "leave the data file's halos out: disk + bulge only, 49152 bodies of\n"
+     "the Dubinski table, as the original viewer (the disks then disperse)"},
     {"--model", NULL, "NAME", ALL, S_INPUT, K_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES, 0, NULL,
      "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
      "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
@@ -101,7 +105,8 @@ static const struct option options[] = {
     {"--threads", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
      "CPU threads (default: all cores)"},
     {"--device", NULL, "K", ALL, S_COMPUTE, K_INT, OFF(device), 0, 255, NULL, 0, NULL,
-     "CUDA device index (default 0)"},
+     "CUDA device index (default 0; under mpirun, the rank's index among\n"
+     "the ranks on its host: one GPU per rank)"},
     {"--no-interop", NULL, NULL, GALAXY, S_COMPUTE, K_FLAG, OFF(no_interop), 0, 0, NULL, 0, NULL,
      "copy positions through host memory instead of CUDA-GL interop"},
     {"--substeps", NULL, "K|auto", GALAXY, S_COMPUTE, K_CUSTOM, 0, 0, 0, NULL, 0, set_substeps,
@@ -124,6 +129,9 @@ static const struct option options[] = {
      "the window"},
     {"--snapshot-dir", NULL, "DIR", ALL, S_MODES, K_STRING, OFF(snapshot_dir), 0, 0, NULL, 0,
      NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
+    {"--profile", NULL, NULL, ALL, S_MODES, K_FLAG, OFF(params.profile), 0, 0, NULL, 0, NULL,
+     "with --steps or --t-end: time per step split into force, exchange\n"
+     "between ranks and the rest (waits for the device between phases)"},
     {"--headless", NULL, NULL, GALAXY, S_MODES, K_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS, NULL,
      "render offscreen (EGL) without a window"},
     {"--frames", NULL, "K", GALAXY, S_MODES, K_UINT, OFF(frames), 1, 100000000, NULL, 0, NULL,
@@ -148,7 +156,26 @@ static const struct option options[] = {
     {"--screenshot-after", NULL, "K", GALAXY, S_WINDOW, K_UINT, OFF(screenshot_after), 1,
      100000000, NULL, 0, NULL, "save a PNG after K frames (for scripted checks)"},
     {"--screenshot-dir", NULL, "DIR", GALAXY, S_WINDOW, K_STRING, OFF(screenshot_dir), 0, 0, NULL,
-     0, NULL, "folder for screenshots (default: current folder)"},
+     0, NULL, "folder for screenshots and movies started with 'v' (default: .)"},
+    {"--exposure", NULL, "auto|EV", GALAXY, S_WINDOW, K_CUSTOM, 0, 0, 0, NULL, 0, set_exposure,
+     "brightness: auto (default: metered from each frame) or a fixed\n"
+     "exposure EV, in stops (the HUD shows the metered EV)"},
+    {"--no-bloom", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(no_bloom), 0, 0, NULL, 0, NULL,
+     "no glow around bright regions"},
+    {"--record", NULL, "FILE.mp4", GALAXY, S_WINDOW, K_STRING, OFF(record), 0, 0, NULL, 0, NULL,
+     "record the drawn frames as an H.264 movie (window or --headless;\n"
+     "headless: frame k of the movie is frame k of the run)"},
+    {"--fps", NULL, "K", GALAXY, S_WINDOW, K_UINT, OFF(fps), 1, 240, NULL, 0, NULL,
+     "movie frame rate (default 60); --headless also times camera moves by it"},
+    {"--paused", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(paused), 0, 0, NULL, 0, NULL,
+     "start paused (space runs); --headless then draws without stepping:\n"
+     "its frames/s measure the drawing alone"},
+    {"--tour", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
+     "scripted camera tour of the encounter, timed by simulated time"},
+    {"--present", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
+     "for talks: full screen, no cursor, only a large title and the time"},
+    {"--title", NULL, "TEXT", GALAXY, S_WINDOW, K_STRING, OFF(title), 0, 0, NULL, 0, NULL,
+     "title line of --present"},
 
     {"--quiet", NULL, NULL, ALL, S_OTHER, K_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
      "print errors only"},
@@ -163,8 +190,11 @@ static const struct option options[] = {
 static const char window_keys[] =
     "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
     "  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
-    "        d draw mode, c colour mode, + - point size, i statistics, h help overlay,\n"
-    "        f full screen, s save PNG screenshot, q or Esc quit.\n";
+    "        d draw mode, c colour mode, m dark matter (stars / + faint halo / halo),\n"
+    "        + - point size, , . exposure -/+ half a stop, x exposure auto/locked,\n"
+    "        b glow, 1 face-on, 2 edge-on, 3 overview, 0 home view, o auto-orbit,\n"
+    "        t tour, v start/stop recording, p presentation HUD, i statistics,\n"
+    "        h help overlay, f full screen, s save PNG screenshot, q or Esc quit.\n";
 
 /* ---- --help ---- */
 
@@ -379,6 +409,19 @@ static enum gc_status set_substeps(struct gc_options *o, const char *opt, const 
     return GC_OK;
 }
 
+static enum gc_status set_exposure(struct gc_options *o, const char *opt, const char *val)
+{
+    double ev;
+    if (strcmp(val, "auto") == 0) {
+        o->exposure = NAN;
+        return GC_OK;
+    }
+    if (!parse_number(opt, val, -40.0, 40.0, &ev))
+        return GC_ERR_INVALID;
+    o->exposure = ev;
+    return GC_OK;
+}
+
 static enum gc_status set_size(struct gc_options *o, const char *opt, const char *val)
 {
     int w, h;
@@ -462,6 +505,11 @@ static enum gc_status apply(struct gc_options *o, const struct option *op, const
 
 /* ---- parsing ---- */
 
+int gc_cli_device(const struct gc_options *o, int local_rank)
+{
+    return o->device >= 0 ? o->device : local_rank;
+}
+
 void gc_cli_defaults(struct gc_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -475,12 +523,17 @@ void gc_cli_defaults(struct gc_options *o)
     o->params.eps = NAN;
     o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
+    o->device = -1; /* the local rank under mpirun, else 0 (gc_cli_device) */
     o->frames = 300;
     o->screenshot_dir = ".";
     o->snapshot_dir = ".";
     o->width = GC_DEFAULT_WIDTH;
     o->height = GC_DEFAULT_HEIGHT;
     o->repeats = 5;
+    o->halo = 1;
+    o->exposure = NAN;
+    o->fps = GC_DEFAULT_FPS;
+    o->title = GC_DEFAULT_TITLE;
 }
 
 static const struct option *find(const char *name)
@@ -568,6 +621,10 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
+    if (o->params.profile && o->mode != GC_MODE_STEPS) {
+        gc_log_error("--profile only applies with --steps or --t-end");
+        return GC_ERR_INVALID;
+    }
     if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
         gc_log_error("--report-every only applies with --steps or --t-end");
         return GC_ERR_INVALID;
@@ -601,9 +658,19 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("--snapshot-dir only applies with --snapshot-every");
         return GC_ERR_INVALID;
     }
-    if (o->halo && !o->data) {
-        gc_log_error("--halo selects halo bodies of a data file; it needs --data (the "
-                     "built-in model always has live halos)");
+    if ((o->halo_given || o->no_halo) && !o->data) {
+        gc_log_error("%s selects bodies of a data file; it needs --data (the built-in "
+                     "model always has live halos)", o->no_halo ? "--no-halo" : "--halo");
+        return GC_ERR_INVALID;
+    }
+    if (o->halo_given && o->no_halo) {
+        gc_log_error("--halo and --no-halo contradict each other");
+        return GC_ERR_INVALID;
+    }
+    if (o->no_halo)
+        o->halo = 0;
+    if (o->record && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
+        gc_log_error("--record records the window or --headless frames");
         return GC_ERR_INVALID;
     }
     return gc_sim_params_check(&o->params);

@@ -41,13 +41,15 @@ struct gc_options {
     enum gc_program program;   /* the program that parsed them */
     size_t n;                  /* bodies; 0 = default for the data source and backend */
     const char *data;          /* --data PATH; NULL = built-in model */
-    int halo;                  /* --halo: include dark-halo bodies from the data file */
+    int halo;                  /* include the data file's dark-halo bodies; default 1, --no-halo sets 0 */
+    int halo_given;            /* --halo was given (accepted for old scripts: halos are the default) */
+    int no_halo;               /* --no-halo: disk + bulge bodies only (the original viewer's selection) */
     const char *model;         /* --model mw-m31|single|plummer|pythagorean; default GC_DEFAULT_MODEL */
     enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
-    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max; integrator
-                                  * and eps default by model (gc_models_find) */
+    struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max, --profile;
+                                  * integrator and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
     double t_end;              /* --t-end T: run without a window to time T; 0 = not given */
     double snapshot_every;     /* --snapshot-every T: HDF5 snapshots at times k*T, N-body units; 0 = off */
@@ -56,7 +58,8 @@ struct gc_options {
     unsigned substeps;         /* --substeps K: steps per drawn frame; 0 = auto (default) */
     const char *backend;       /* --backend auto|cpu|cuda; default "auto" */
     int threads;               /* --threads K: CPU threads; 0 = all cores */
-    int device;                /* --device K: CUDA device index; default 0 */
+    int device;                /* --device K: CUDA device index; -1 (default) = the rank's
+                                * index on its host under MPI, else 0: gc_cli_device */
     int no_interop;            /* --no-interop: copy positions through the host */
     unsigned frames;           /* --frames K: headless frames to render; default 300 */
     const char *screenshot;    /* --screenshot FILE: headless, save the last frame (PNG) */
@@ -68,7 +71,19 @@ struct gc_options {
     int sweep;                 /* --sweep: benchmark over a range of N */
     int repeats;               /* --repeats K: benchmark repeats; default 5 */
     int quiet;                 /* --quiet: errors only */
+    /* viewer: picture, movies, camera */
+    double exposure;           /* --exposure EV: fixed exposure, log2 of the multiplier; NAN = auto (default) */
+    int no_bloom;              /* --no-bloom: no glow around bright regions */
+    const char *record;        /* --record FILE.mp4: H.264 movie of the drawn frames; NULL = none */
+    unsigned fps;              /* --fps K: movie frame rate, and headless frame duration 1/K; default 60 */
+    int paused;                /* --paused: start paused; headless draws without stepping */
+    int tour;                  /* --tour: start the scripted camera tour */
+    int present;               /* --present: full screen, no cursor, large title and time only */
+    const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
 };
+
+#define GC_DEFAULT_FPS 60
+#define GC_DEFAULT_TITLE "Milky Way and Andromeda collide"
 
 /* Fills defaults (program GC_PROGRAM_GALAXY). */
 void gc_cli_defaults(struct gc_options *o);
@@ -77,6 +92,8 @@ void gc_cli_defaults(struct gc_options *o);
  * malformed values, out-of-range numbers and combinations that do not go together. */
 enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
+/* The CUDA device to use: --device when given, else local_rank (0 for one process). */
+int gc_cli_device(const struct gc_options *o, int local_rank);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */
 void gc_cli_usage(FILE *f, enum gc_program program);
 /* Writes the man page of `program` (roff, section 1) from the same table as --help. */

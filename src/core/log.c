@@ -4,14 +4,35 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-/* The only file-scope state in the project: a process-wide verbosity, like stderr itself. */
+/* The only file-scope state in the project: a process-wide verbosity and, on ranks other
+ * than 0, the first error held back for rank 0 to report, like stderr itself. */
 static enum gc_log_level max_level = GC_LOG_INFO;
+static int hold_errors;
+static char held[512];
 
 void gc_log_set_level(enum gc_log_level level) { max_level = level; }
 
+void gc_log_hold_errors(int on) { hold_errors = on; }
+
+int gc_log_take_held(char *buf, size_t cap)
+{
+    const int had = held[0] != '\0';
+    if (cap > 0)
+        snprintf(buf, cap, "%s", held);
+    held[0] = '\0';
+    return had;
+}
+
 static void emit(enum gc_log_level level, const char *prefix, const char *fmt, va_list ap)
 {
+    if (level == GC_LOG_ERROR && hold_errors) {
+        /* The first error is the cause; later ones are usually its consequences. */
+        if (!held[0])
+            vsnprintf(held, sizeof held, fmt, ap);
+        return;
+    }
     if (level > max_level)
         return;
     fputs(prefix, stderr);

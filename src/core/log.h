@@ -4,6 +4,8 @@
 #ifndef GC_LOG_H
 #define GC_LOG_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -12,6 +14,12 @@ enum gc_log_level { GC_LOG_ERROR = 0, GC_LOG_WARN = 1, GC_LOG_INFO = 2, GC_LOG_D
 
 /* Messages above this level are dropped; default GC_LOG_INFO. */
 void gc_log_set_level(enum gc_log_level level);
+/* on = 1: errors are kept instead of printed (ranks other than 0, so that a run over many
+ * ranks reports a problem once, from rank 0: see gc_comm_agree); the first one is kept. */
+void gc_log_hold_errors(int on);
+/* Copies the held error (without the "galaxy: error: " prefix; "" when none) into buf and
+ * forgets it. Returns 1 when there was one. */
+int gc_log_take_held(char *buf, size_t cap);
 
 #if defined(__GNUC__)
 #define GC_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -4,6 +4,7 @@
 #define GC_FORCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "comm.h"
@@ -17,6 +18,23 @@ extern "C" {
  * straight to the backend; with several, each rank owns the bodies [i0, i1) of
  * gc_comm_range, and the positions its integrator has just moved are shared with the other
  * ranks (MPI_Allgatherv) before forces on its own bodies are computed against all. */
+/* Wall time of the force layer's phases since init, for --profile. Filled only while
+ * profiling is on (gc_force_set_profile): then each phase waits for the backend to finish,
+ * so that time is charged to the phase that spent it. */
+struct gc_force_times {
+    double force_s;    /* force passes (leapfrog accel, Hermite force of the active set) */
+    double exchange_s; /* exchanges between ranks (positions, Hermite state, block agreement),
+                        * waiting for the slowest rank included */
+    uint64_t passes;   /* force passes timed */
+};
+
+/* Per rank, what it sends after a Hermite block step: its record count and its backend's
+ * error, so that every rank stops together and reports the same error. */
+struct gc_force_rank_head {
+    int64_t count;
+    int64_t error, error_i, error_j; /* GC_HERMITE_ERR_* and the bodies involved; 0 = none */
+};
+
 struct gc_force {
     struct gc_backend *backend; /* not owned; holds all n bodies */
     struct gc_comm *comm;       /* not owned */
@@ -26,6 +44,14 @@ struct gc_force {
     float *h_pos;               /* n float4 staging for the position exchange; NULL on 1 rank */
     double interactions;        /* pairwise interactions of all ranks together since init
                                  * (counted locally: every rank knows the whole work) */
+    /* Hermite over several ranks (allocated at the first exchange) */
+    struct gc_hermite_record *h_rec;   /* n records: every rank's block, in rank order */
+    struct gc_force_rank_head *heads;  /* size entries */
+    size_t *rec_counts, *rec_displs;   /* per rank: records and first record */
+    size_t *ones, *iota;               /* per rank: 1 and r (the heads' exchange) */
+    struct gc_hermite_counters shared_error; /* the first error of any rank (rank order) */
+    int profile;                       /* 1 = time the phases (see gc_force_times) */
+    struct gc_force_times times;
 };
 
 /* Splits n bodies over the ranks of comm and restricts the backend to this rank's share.
@@ -42,8 +68,16 @@ enum gc_status gc_force_accel(struct gc_force *f, float eps2);
  * predicted state of the selected block (gc_backend_hermite_force). */
 enum gc_status gc_force_hermite(struct gc_force *f);
 /* Hermite: after a correction (or the start-up), shares the new states of the bodies this
- * rank advanced with the other ranks, so every rank selects the next block alike. */
+ * rank advanced with the other ranks, so every rank holds every body's state and selects the
+ * next block alike; an error any rank's backend found reaches every rank. */
 enum gc_status gc_force_hermite_share(struct gc_force *f);
+/* Hermite: selects the next block (gc_backend_hermite_select). Over several ranks the ranks
+ * also agree on *due (a block runs only where every rank found one and no rank has an
+ * error), so that no rank waits in an exchange the others never reach. */
+enum gc_status gc_force_hermite_select(struct gc_force *f, int64_t t_limit, int *due);
+/* Hermite: the backend's counters, with the first error of any rank in place of this
+ * rank's own (every rank then reports the same one). */
+enum gc_status gc_force_hermite_counters(struct gc_force *f, struct gc_hermite_counters *out);
 /* Runs body(ctx) while a block is due. With one rank on a backend that can loop by itself
  * (gc_backend_has_repeat) the loop runs there with no host round trip, and body's selects
  * must pass due = NULL; otherwise it runs here and they pass a flag (see
@@ -54,6 +88,9 @@ enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *
 
 /* Softened potential energy of all bodies, summed over ranks (every rank gets it). */
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w);
+
+/* Profiling of the phases on (1) or off (0, the default); turning it on zeroes the times. */
+void gc_force_set_profile(struct gc_force *f, int on);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ static enum gc_status check(struct gc_integrator *in)
 {
     const struct hermite *h = in->ctx;
     struct gc_hermite_counters c;
-    enum gc_status st = gc_backend_hermite_counters(in->force->backend, &c);
+    enum gc_status st = gc_force_hermite_counters(in->force, &c);
     const double t = (double)c.t_last * tick(h);
     if (st != GC_OK || !c.error)
         return st;
@@ -103,7 +103,7 @@ static enum gc_status block_step(void *ctx)
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
-    enum gc_status st = gc_backend_hermite_select(b, h->limit, h->on_backend ? NULL : &h->due);
+    enum gc_status st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
     st = gc_backend_hermite_predict(b);

@@ -312,7 +312,7 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
         file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     close_id(&fapl, H5Pclose);
     ok = file >= 0 && put_header(file, count, time, has_f64(b));
-    for (int t = 1; ok && t <= 3; t++)
+    for (int t = 1; ok && t <= 4; t++)
         if (count[t])
             ok = put_group(file, b, type, t, count[t], &s);
     /* Closing flushes: a full disk shows up here. */
@@ -853,17 +853,17 @@ static enum gc_status group_read(const struct reader *r, const struct group *gr,
 static enum gc_status read_file(const struct reader *r, struct gc_bodies *out, double *time)
 {
     struct header h;
-    struct group gr[4];
+    struct group gr[5]; /* types 1..4 used */
     struct rbuf b = {0};
     unsigned char *seen = NULL;
     int f64 = 0;
     enum gc_status st = get_header(r, &h);
 
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < 5; t++) {
         memset(&gr[t], 0, sizeof gr[t]);
         gr[t].g = gr[t].id = gr[t].x = gr[t].v = gr[t].m = gr[t].gal = H5I_INVALID_HID;
     }
-    for (int t = 1; t <= 3 && st == GC_OK; t++)
+    for (int t = 1; t <= 4 && st == GC_OK; t++)
         if (h.npart[t] > 0) {
             st = group_open(r, &h, t, &gr[t]);
             f64 |= gr[t].f64;
@@ -884,12 +884,12 @@ static enum gc_status read_file(const struct reader *r, struct gc_bodies *out, d
             st = GC_ERR_NOMEM;
         }
     }
-    for (int t = 1; t <= 3 && st == GC_OK; t++)
+    for (int t = 1; t <= 4 && st == GC_OK; t++)
         if (h.npart[t] > 0)
             st = group_read(r, &gr[t], out, seen, &b);
     /* The header's counts sum to n and no ID was out of range or repeated, so every index
      * 0..n-1 was filled exactly once. */
-    for (int t = 1; t <= 3; t++)
+    for (int t = 1; t <= 4; t++)
         group_close(&gr[t]);
     free(seen);
     free(b.id);

@@ -56,7 +56,7 @@ enum gc_status gc_thin_select(const struct gc_bodies *all, size_t n, int include
     if (n > total) {
         if (!include_halo && gc_thin_eligible(all, 1) >= n)
             gc_log_error("N = %zu is more than the %zu disk and bulge bodies available; "
-                         "add --halo to use up to %zu", n, total, gc_thin_eligible(all, 1));
+                         "drop --no-halo to use up to %zu", n, total, gc_thin_eligible(all, 1));
         else
             gc_log_error("N = %zu is more than the %zu bodies available", n, total);
         return GC_ERR_INVALID;

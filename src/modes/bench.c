@@ -287,7 +287,7 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
     enum gc_status st = GC_OK;
 
     bo.threads = opt->threads;
-    bo.device = opt->device;
+    bo.device = gc_cli_device(opt, 0);
     bo.no_interop = 1;
     for (int k = 0; k < 2 && st == GC_OK; k++) {
         st = gc_backend_create(names[k], &bo, &be[k]);

@@ -18,6 +18,22 @@ static size_t default_model_n(const struct gc_model_info *m, const struct gc_bac
     return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? m->n_gpu : m->n_cpu;
 }
 
+/* Default body count of a data file with its halos on the CPU backend: every body on a GPU
+ * (81,920 of the Dubinski table step at ~220 frames/s on an H100, issue 11), but on a
+ * CPU the O(N^2) step must stay interactive: the built-in model's 8,192. Of the table that
+ * is 3,276 disk, 1,640 bulge and 3,276 halo bodies, and the disks keep their size until
+ * the first passage (half-mass radii 1.6 and 2.4 at t = 0, 1.7 and 2.4 at 270 Myr;
+ * without the halos 6.5 and 8.2: README, "Choosing N", tools/measure_encounter). */
+#define DATA_CPU_N 8192
+
+static size_t default_data_n(const struct gc_options *o, const struct gc_backend *b,
+                             const struct gc_bodies *all)
+{
+    if (o->n || !o->halo || (b && strcmp(gc_backend_name(b), "cuda") == 0))
+        return o->n; /* 0 = every eligible body */
+    return gc_thin_eligible(all, 1) > DATA_CPU_N ? DATA_CPU_N : 0;
+}
+
 static enum gc_status build(const struct gc_options *o, const struct gc_backend *b,
                             struct gc_bodies *out)
 {
@@ -38,7 +54,8 @@ static enum gc_status build(const struct gc_options *o, const struct gc_backend 
             *out = all;
             return GC_OK;
         }
-        st = gc_thin_select(&all, o->n, o->halo || src.format == GC_IO_HDF5, out);
+        st = gc_thin_select(&all, default_data_n(o, b, &all), o->halo || src.format == GC_IO_HDF5,
+                            out);
         gc_bodies_free(&all);
         return st;
     }

@@ -49,9 +49,11 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
                          double t_end)
 {
     const char *scheme = gc_sim_integrator(s);
-    printf("# %zu bodies, backend %s (%s), integrator %s, eps %g, ", initial->n,
-           gc_backend_name(s->backend), gc_backend_device_name(s->backend), scheme,
-           s->p.eps);
+    printf("# %zu bodies, backend %s (%s)", initial->n, gc_backend_name(s->backend),
+           gc_backend_device_name(s->backend));
+    if (s->comm->size > 1)
+        printf(" on each of %d ranks", s->comm->size);
+    printf(", integrator %s, eps %g, ", scheme, s->p.eps);
     if (strcmp(scheme, "leapfrog") == 0)
         printf("dt %g (%.3g Myr), %u steps\n", s->p.dt, s->p.dt * GC_MYR_PER_TIME_UNIT,
                o->steps ? o->steps : (unsigned)llround(t_end / s->p.dt));
@@ -65,9 +67,33 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
            "|L|", "|v_com|", "wall[s]", "interactions");
 }
 
-enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,
-                            struct gc_backend *b)
+/* --profile: the force layer's phase times over the timed steps, per step, on rank 0 (its
+ * exchange time includes waiting for the slowest rank). */
+static void print_profile(const struct gc_sim *s, const struct gc_force_times *t0,
+                          const struct gc_integrator_stats *s0, double elapsed)
 {
+    struct gc_force_times t1;
+    struct gc_integrator_stats s1;
+    double steps, force, exchange;
+    gc_sim_profile(s, &t1);
+    gc_sim_stats(s, &s1);
+    steps = (double)(s1.steps - s0->steps);
+    if (!(steps > 0.0))
+        return;
+    force = t1.force_s - t0->force_s;
+    exchange = t1.exchange_s - t0->exchange_s;
+    printf("# profile: ranks %d, steps %.0f, active %.6g, per step ms: force %.6g exchange %.6g "
+           "rest %.6g total %.6g (rank 0; exchange through host memory, waiting for the slowest "
+           "rank included)\n", s->comm->size, steps,
+           (double)(s1.body_steps - s0->body_steps) / steps, 1e3 * force / steps,
+           1e3 * exchange / steps, 1e3 * (elapsed - force - exchange) / steps,
+           1e3 * elapsed / steps);
+}
+
+enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,
+                            struct gc_backend *b, struct gc_comm *comm)
+{
+    struct gc_force_times prof0;
     struct gc_sim sim;
     struct gc_sim_params p = o->params;
     struct gc_snapshots snaps = {0};
@@ -88,7 +114,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
                                     every);
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
-    st = gc_sim_init(&sim, b, NULL, initial, &p);
+    st = gc_sim_init(&sim, b, comm, initial, &p);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
@@ -104,6 +130,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
     gc_sim_stats(&sim, &s0);
+    gc_sim_profile(&sim, &prof0);
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : (double)k * every;
         double w0 = snaps.write_s;
@@ -135,6 +162,8 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
            strcmp(gc_sim_integrator(&sim), "leapfrog") == 0
                ? "N^2 per step, self-pairs counted"
                : "active x N per block step, self-pairs counted");
+    if (p.profile)
+        print_profile(&sim, &prof0, &s0, elapsed);
 out:
     gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim_ranks.h"
+
 /* Mass-weighted sums of bodies [i0, i1), in double (from the double-precision arrays when
  * the set has them): v = {mass, K, P[3], L[3], sum m x[3]}. */
 #define NSUMS 11
@@ -100,8 +102,8 @@ static double host_potential_range(const struct gc_bodies *b, size_t i0, size_t 
     return w;
 }
 
-enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratch,
-                                      struct gc_diagnostics *d)
+static enum gc_status measure(struct gc_sim *s, struct gc_bodies *scratch,
+                              struct gc_diagnostics *d)
 {
     const struct gc_force *f = &s->force;
     const float eps = s->p.eps;
@@ -125,4 +127,19 @@ enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratc
     d->potential = w;
     d->energy = d->kinetic + w;
     return GC_OK;
+}
+
+enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratch,
+                                      struct gc_diagnostics *d)
+{
+    enum gc_status st = GC_OK;
+    /* Over several ranks every rank sums its own bodies: all take part. */
+    if (gc_sim_leads(s))
+        st = gc_sim_announce(s, GC_SIM_OP_MEASURE, 0.0, NULL);
+    if (st != GC_OK)
+        return st;
+    s->nested++;
+    st = measure(s, scratch, d);
+    s->nested--;
+    return gc_sim_settle(s, st);
 }

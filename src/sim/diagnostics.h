@@ -30,7 +30,8 @@ double gc_diagnostics_potential(const struct gc_bodies *b, double eps);
 void gc_diagnostics_compute(const struct gc_bodies *b, double eps, struct gc_diagnostics *d);
 /* All quantities for the current state of a simulation: downloads into `scratch` (allocated
  * with the simulation's body count) and takes the potential from the backend when it offers
- * one, else computes it on the host. */
+ * one, else computes it on the host. Over several ranks each rank sums its own bodies and
+ * every rank gets the totals (rank 0's call is announced to the others). */
 enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratch,
                                       struct gc_diagnostics *d);
 

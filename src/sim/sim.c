@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "sim_ranks.h"
 
 void gc_sim_params_default(struct gc_sim_params *p)
 {
@@ -62,11 +63,25 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
         st = gc_force_init(&s->force, s->backend, s->comm, bodies->n);
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
+    /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
+     * stops every rank here, together, with one message from rank 0. */
+    st = gc_comm_agree(s->comm, st);
+    if (st == GC_OK && s->p.profile)
+        gc_force_set_profile(&s->force, 1);
     if (st == GC_OK)
-        st = s->integrator->iface->start(s->integrator, bodies);
+        st = gc_sim_settle(s, s->integrator->iface->start(s->integrator, bodies));
     s->time = 0.0;
     s->n = bodies->n;
     return st;
+}
+
+static void free_local(struct gc_sim *s)
+{
+    gc_integrator_destroy(s->integrator);
+    s->integrator = NULL;
+    gc_force_free(&s->force);
+    gc_bodies_free(&s->view);
+    s->live = 0;
 }
 
 enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
@@ -81,32 +96,42 @@ enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct 
         s->p.integrator = GC_DEFAULT_INTEGRATOR;
     s->backend = backend;
     s->comm = comm ? comm : gc_comm_single();
-    st = start(s, bodies);
+    if (gc_sim_leads(s))
+        st = gc_sim_announce(s, GC_SIM_OP_INIT, 0.0, bodies);
+    if (st == GC_OK)
+        st = start(s, bodies);
     if (st != GC_OK)
-        gc_sim_free(s);
+        free_local(s);
+    s->live = st == GC_OK;
     return st;
 }
 
 void gc_sim_free(struct gc_sim *s)
 {
-    gc_integrator_destroy(s->integrator);
-    s->integrator = NULL;
-    gc_force_free(&s->force);
+    if (s->live && gc_sim_leads(s))
+        gc_sim_announce(s, GC_SIM_OP_FREE, 0.0, NULL);
+    free_local(s);
 }
 
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies)
 {
-    return start(s, bodies);
+    enum gc_status st = GC_OK;
+    if (gc_sim_leads(s))
+        st = gc_sim_announce(s, GC_SIM_OP_RESET, 0.0, bodies);
+    return st != GC_OK ? st : start(s, bodies);
 }
 
 enum gc_status gc_sim_advance(struct gc_sim *s, double t)
 {
-    enum gc_status st;
+    enum gc_status st = GC_OK;
     if (!isfinite(t)) {
         gc_log_error("cannot advance to t = %g", t);
         return GC_ERR_INVALID;
     }
-    st = s->integrator->iface->advance(s->integrator, t);
+    if (gc_sim_leads(s))
+        st = gc_sim_announce(s, GC_SIM_OP_ADVANCE, t, NULL);
+    if (st == GC_OK)
+        st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t));
     /* The clock shows the time asked for where the scheme lands on it; leapfrog rounds to
      * whole steps, so its own clock is the truth. */
     if (st == GC_OK)
@@ -125,6 +150,9 @@ enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt)
 {
     struct gc_sim_params p = s->p;
     enum gc_status st;
+    /* Every rank then checks the same values and fails or succeeds alike. */
+    if (gc_sim_leads(s) && gc_sim_announce(s, GC_SIM_OP_SET_DT, dt, NULL) != GC_OK)
+        return GC_ERR_IO;
     if (!s->integrator->iface->set_dt) {
         gc_log_error("integrator %s has no single time step to change",
                      s->integrator->iface->name);
@@ -146,12 +174,6 @@ static enum gc_status synchronise_view(struct gc_sim *s)
     return in->iface->predict ? in->iface->predict(in, s->time) : GC_OK;
 }
 
-enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst)
-{
-    enum gc_status st = synchronise_view(s);
-    return st != GC_OK ? st : gc_backend_export_positions(s->backend, dst);
-}
-
 /* Rank 0 collects the parts of the other ranks: theirs are current only on them. */
 static enum gc_status gather(struct gc_sim *s, struct gc_bodies *dst)
 {
@@ -169,7 +191,7 @@ static enum gc_status gather(struct gc_sim *s, struct gc_bodies *dst)
     return st;
 }
 
-enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst)
+static enum gc_status download(struct gc_sim *s, struct gc_bodies *dst)
 {
     enum gc_status st = synchronise_view(s);
     /* A double-precision state comes back in double (dst owns the arrays it gains). */
@@ -178,6 +200,45 @@ enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst)
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
     return st != GC_OK ? st : gather(s, dst);
+}
+
+enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst)
+{
+    if (gc_sim_leads(s) && gc_sim_announce(s, GC_SIM_OP_DOWNLOAD, 0.0, NULL) != GC_OK)
+        return GC_ERR_IO;
+    return gc_sim_settle(s, download(s, dst));
+}
+
+/* Several ranks: a leapfrog rank holds every position but only its own velocities, so the
+ * frame is gathered (a download: the followers take part) and handed over in host memory. */
+static enum gc_status export_gathered(struct gc_sim *s, struct gc_render_buffer *dst)
+{
+    enum gc_status st = GC_OK;
+    if (!dst->h_pos || dst->n < s->n) {
+        gc_log_error("several ranks draw from host memory: the render buffer has no host "
+                     "array for %zu bodies", s->n);
+        return GC_ERR_INVALID;
+    }
+    if (!s->view.pos)
+        st = gc_bodies_alloc(&s->view, s->n);
+    if (st == GC_OK)
+        st = gc_sim_download(s, &s->view);
+    if (st != GC_OK)
+        return st;
+    memcpy(dst->h_pos, s->view.pos, 4 * s->n * sizeof *dst->h_pos);
+    if (dst->h_vel)
+        memcpy(dst->h_vel, s->view.vel, 4 * s->n * sizeof *dst->h_vel);
+    dst->written_to_vbo = 0;
+    return GC_OK;
+}
+
+enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst)
+{
+    enum gc_status st;
+    if (s->comm->size > 1)
+        return export_gathered(s, dst);
+    st = synchronise_view(s);
+    return st != GC_OK ? st : gc_backend_export_positions(s->backend, dst);
 }
 
 double gc_sim_time(const struct gc_sim *s)
@@ -204,6 +265,11 @@ double gc_sim_anchor_dt_max(double dt_max, double interval)
     while (d > dt_max)
         d *= 0.5;
     return d;
+}
+
+void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out)
+{
+    *out = s->force.times;
 }
 
 const char *gc_sim_integrator(const struct gc_sim *s)

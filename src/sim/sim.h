@@ -33,6 +33,7 @@ struct gc_sim_params {
     double dt_max; /* Hermite largest block step; 0 = the scheme's default */
     double fixed_dt; /* Hermite: 0 = individual block steps (default); > 0 = shared fixed
                       * steps of this size (dt_max over a power of two), for tests */
+    int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
 };
 
 /* The viewer, headless mode, benchmarks and tests drive a simulation only through the
@@ -45,6 +46,9 @@ struct gc_sim {
     struct gc_integrator *integrator; /* owned */
     double time;                   /* simulated time the caller advanced to, N-body units */
     size_t n;                      /* bodies */
+    int live;                      /* 1 from a successful init to free */
+    int nested;                    /* > 0 inside a call rank 0 announced (sim_ranks.h) */
+    struct gc_bodies view;         /* several ranks: every body gathered on rank 0 for export */
 };
 
 /* Fills params with the defaults above. */
@@ -54,9 +58,10 @@ void gc_sim_params_default(struct gc_sim_params *p);
  * value is wrong and returns GC_ERR_INVALID. */
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 
-/* Checks params, uploads bodies to the backend (the same bodies on every rank of comm;
- * comm may be NULL for one process) and starts the integrator. On failure nothing needs
- * freeing; on success call gc_sim_free. */
+/* Checks params, uploads bodies to the backend and starts the integrator. comm may be NULL
+ * for one process. With several ranks, rank 0 calls this with the bodies and the others
+ * receive them (gc_sim_follow). On failure nothing needs freeing; on success call
+ * gc_sim_free. */
 enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
                            const struct gc_bodies *bodies, const struct gc_sim_params *p);
 void gc_sim_free(struct gc_sim *s);
@@ -73,11 +78,28 @@ double gc_sim_frame_dt(const struct gc_sim *s);
 enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt);
 
 /* Positions (and velocities) at the simulation's time into the renderer's buffer; schemes
- * whose bodies are not synchronised predict them to that time without changing the state. */
+ * whose bodies are not synchronised predict them to that time without changing the state.
+ * Over several ranks rank 0 gathers every body (as gc_sim_download) and fills the buffer's
+ * host arrays (h_pos, h_vel), which it then needs. */
 enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst);
 /* State at the simulation's time into dst (allocated with n bodies): every body on rank 0,
  * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too. */
 enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst);
+
+/* Wall time of the force layer's phases since init (params.profile on; zeros otherwise). */
+void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out);
+
+/* ---- several ranks (MPI) ----
+ * Rank 0 runs the program (modes, window, files) on its simulation; every other rank calls
+ * gc_sim_follow, which repeats rank 0's calls on a simulation of its own. The calls that
+ * involve every rank (gc_sim_init, _reset, _advance, _set_dt, _export, _download,
+ * gc_diagnostics_measure, gc_sim_free) announce themselves to the followers before doing
+ * their own part, so all ranks reach the same collectives in the same order. With one rank
+ * nothing is announced. A failure that left the ranks out of step marks comm->broken;
+ * main then ends the run (gc_comm_abort). */
+enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
+/* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
+enum gc_status gc_sim_release(struct gc_comm *comm);
 
 /* Simulated time in N-body units and in Myr (GC_MYR_PER_TIME_UNIT). */
 double gc_sim_time(const struct gc_sim *s);

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "bodies.h"
 #include "cli.h"
+#include "comm.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -13,13 +14,16 @@ extern "C" {
 #endif
 
 /* Opens the window and runs until the user quits. `initial` is kept for the reset key.
- * argc/argv are passed to glutInit. Returns GC_OK on a normal quit. */
+ * argc/argv are passed to glutInit. comm: the run's ranks (NULL = one process; over
+ * several, this is rank 0 and the others follow its simulation). Returns GC_OK on a normal
+ * quit. */
 enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
-                          const struct gc_bodies *initial, struct gc_backend *backend);
+                          const struct gc_bodies *initial, struct gc_backend *backend,
+                          struct gc_comm *comm);
 
 /* Offscreen rendering through EGL: --headless --frames K [--screenshot FILE]. */
 enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc_bodies *initial,
-                                   struct gc_backend *backend);
+                                   struct gc_backend *backend, struct gc_comm *comm);
 
 #ifdef __cplusplus
 }

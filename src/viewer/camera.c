@@ -166,3 +166,48 @@ void gc_camera_mat_mul(const float a[16], const float b[16], float out[16])
             out[col * 4 + row] = s;
         }
 }
+
+void gc_camera_look_from(struct gc_camera *c, const float dir[3])
+{
+    double h = sqrt((double)dir[0] * dir[0] + (double)dir[1] * dir[1]);
+    double l = sqrt(h * h + (double)dir[2] * dir[2]);
+    float pitch;
+    if (!(l > 0.0) || !isfinite(l))
+        return;
+    /* basis(): the eye is at target - distance * f with f = -(cp cy, cp sy, sp). */
+    pitch = (float)atan2((double)dir[2], h);
+    c->pitch = fminf(fmaxf(pitch, -PITCH_LIMIT), PITCH_LIMIT);
+    if (h > 1e-9 * l)
+        c->yaw = (float)atan2((double)dir[1], (double)dir[0]);
+}
+
+float gc_camera_distance_for(const struct gc_camera *c, float r)
+{
+    return 1.15f * r / sinf(0.5f * c->fovy);
+}
+
+float gc_camera_ease(float s)
+{
+    s = fminf(fmaxf(s, 0.0f), 1.0f);
+    return s * s * (3.0f - 2.0f * s);
+}
+
+void gc_camera_blend(const struct gc_camera *a, const struct gc_camera *b, float s,
+                     struct gc_camera *out)
+{
+    struct gc_camera r = *b;
+    float dyaw = fmodf(b->yaw - a->yaw, 2.0f * PI_F);
+    if (dyaw > PI_F)
+        dyaw -= 2.0f * PI_F;
+    if (dyaw < -PI_F)
+        dyaw += 2.0f * PI_F;
+    for (int k = 0; k < 3; k++)
+        r.target[k] = a->target[k] + s * (b->target[k] - a->target[k]);
+    if (a->distance > 0.0f && b->distance > 0.0f)
+        r.distance = a->distance * powf(b->distance / a->distance, s);
+    else
+        r.distance = a->distance + s * (b->distance - a->distance);
+    r.yaw = a->yaw + s * dyaw;
+    r.pitch = a->pitch + s * (b->pitch - a->pitch);
+    *out = r;
+}

@@ -43,6 +43,20 @@ void gc_camera_view(const struct gc_camera *c, float m[16]);
 void gc_camera_projection(const struct gc_camera *c, float aspect, float m[16]);
 /* Near and far clip distances the projection uses. */
 void gc_camera_clip(const struct gc_camera *c, float *znear, float *zfar);
+/* Turns the camera so the eye sits in direction dir (need not be unit length) from the
+ * target: yaw and pitch from dir, pitch clamped short of the poles. A zero dir changes
+ * nothing. */
+void gc_camera_look_from(struct gc_camera *c, const float dir[3]);
+/* Distance at which a sphere of radius r around the target fills the view with a 15%
+ * margin (as gc_camera_fit frames). */
+float gc_camera_distance_for(const struct gc_camera *c, float r);
+/* Blend of two cameras at s in [0, 1] (0 = a, 1 = b): target linearly, distance
+ * geometrically (a zoom looks even), yaw the short way round, pitch linearly; fov and limits
+ * from b. out may alias a or b. */
+void gc_camera_blend(const struct gc_camera *a, const struct gc_camera *b, float s,
+                     struct gc_camera *out);
+/* Smoothstep 3s^2 - 2s^3 of s clamped to [0, 1]: starts and ends a move at rest. */
+float gc_camera_ease(float s);
 /* out = a * b (column-major). out may alias neither input. */
 void gc_camera_mat_mul(const float a[16], const float b[16], float out[16]);
 

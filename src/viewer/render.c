@@ -1,4 +1,4 @@
-/* Body renderer: buffer lifetime, host-to-VBO upload, additive point-sprite drawing. */
+/* Body renderer: buffer lifetime, host-to-VBO upload, bodies drawn as additive light. */
 /* SPDX-License-Identifier: MIT */
 #include "render.h"
 
@@ -13,6 +13,22 @@
 /* Base sizes in pixels on an 800-pixel-tall framebuffer, chosen by eye for 4k-64k bodies. */
 #define SPRITE_PX 7.0f
 #define POINT_PX 2.0f
+/* Mean of the Gaussian sprite's profile exp(-3.125 r^2) over its square (particles.frag):
+ * (pi/4) (1 - e^-3.125) / 3.125 = 0.2397. Flat square points have 1. Dividing a body's light
+ * by size^2 times this keeps its total on screen independent of its size in pixels. */
+#define SPRITE_PROFILE 0.2397f
+/* Light per unit mass of stars, in framebuffer units: chosen so the brightest pixels of the
+ * default views sit at ~1-100, far inside float range and far above its rounding. */
+#define FLUX 400.0f
+/* Light per unit mass of the components: disk, bulge (old stars: the table's bulges carry
+ * less mass per unit light than its disks would suggest, so a little brighter), and halo
+ * bodies when drawn faint (dark matter outweighs the stars ~3:1 and fills a ~10x larger
+ * volume; at 2% of the stars' light per mass it is a haze, not a cloud) or alone. */
+static const float LIGHT[GC_HALO_COUNT][3] = {
+    {1.0f, 1.3f, 0.0f},    /* stars only */
+    {1.0f, 1.3f, 0.02f},   /* stars + faint halo */
+    {0.0f, 0.0f, 1.0f},    /* halo only */
+};
 
 static float rms_speed(const struct gc_bodies *b)
 {
@@ -32,12 +48,17 @@ enum gc_status gc_render_init(struct gc_render *r, const char *shader_dir,
     enum gc_status st;
     memset(r, 0, sizeof *r);
     r->draw_mode = GC_DRAW_SPRITES;
-    r->color_mode = GC_COLOR_GALAXY;
+    r->color_mode = GC_COLOR_STELLAR;
+    r->halo_view = GC_HALO_HIDDEN;
     r->size_factor = 1.0f;
     r->ref_distance = ref_distance > 0.0f ? ref_distance : 100.0f;
     r->speed_scale = 2.0f * rms_speed(initial);
     if (!(r->speed_scale > 0.0f))
         r->speed_scale = 1.0f;
+    /* More bodies, smaller sprites: the light is the same (it goes with mass), the detail
+     * finer. Reference 8192 bodies; sprites shrink as N^(-1/6), to at most half size. */
+    r->n_size = fminf(1.0f, fmaxf(0.5f, powf(8192.0f / (float)(initial->n ? initial->n : 1),
+                                             1.0f / 6.0f)));
 
     st = gc_shader_load(shader_dir, "particles", &r->program);
     if (st != GC_OK)
@@ -50,7 +71,9 @@ enum gc_status gc_render_init(struct gc_render *r, const char *shader_dir,
     LOC(loc_attenuate, "u_attenuate");
     LOC(loc_color_mode, "u_color_mode");
     LOC(loc_speed_scale, "u_speed_scale");
-    LOC(loc_gain, "u_gain");
+    LOC(loc_light, "u_light");
+    LOC(loc_flux, "u_flux");
+    LOC(loc_profile, "u_profile");
     LOC(loc_sprite, "u_sprite");
 #undef LOC
 
@@ -119,10 +142,8 @@ void gc_render_draw(const struct gc_render *r, const float view[16], const float
                     int fb_w, int fb_h, float pixel_scale)
 {
     int sprite = r->draw_mode != GC_DRAW_POINTS;
-    /* Additive blending saturates where many bodies overlap; dim each body as N grows so
-     * a dense disk stays textured instead of a white blob. Reference: 8192 bodies. */
-    float density = sqrtf(8192.0f / (float)(r->buf.n ? r->buf.n : 1));
-    float gain = (sprite ? 0.55f : 0.8f) * fminf(fmaxf(density, 0.25f), 1.5f);
+    float size = (sprite ? SPRITE_PX * r->n_size : POINT_PX) * r->size_factor * pixel_scale;
+    const float *light = LIGHT[(unsigned)r->halo_view < GC_HALO_COUNT ? r->halo_view : 0];
     glViewport(0, 0, fb_w, fb_h);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
@@ -131,17 +152,22 @@ void gc_render_draw(const struct gc_render *r, const float view[16], const float
     glUseProgram(r->program);
     glUniformMatrix4fv(r->loc_view, 1, GL_FALSE, view);
     glUniformMatrix4fv(r->loc_proj, 1, GL_FALSE, proj);
-    glUniform1f(r->loc_size, (sprite ? SPRITE_PX : POINT_PX) * r->size_factor * pixel_scale);
+    glUniform1f(r->loc_size, size);
     glUniform1f(r->loc_ref_dist, r->ref_distance);
     glUniform1i(r->loc_attenuate, sprite);
     glUniform1i(r->loc_sprite, sprite);
-    glUniform1i(r->loc_color_mode, r->draw_mode == GC_DRAW_PLAIN ? 4 : (int)r->color_mode);
+    glUniform1i(r->loc_color_mode, r->draw_mode == GC_DRAW_PLAIN ? 5 : (int)r->color_mode);
     glUniform1f(r->loc_speed_scale, r->speed_scale);
-    glUniform1f(r->loc_gain, gain);
+    glUniform3fv(r->loc_light, 1, light);
+    /* pixel_scale^2: a body covers that many more pixels on a denser framebuffer, so the
+     * light per pixel (what the eye and the exposure see) stays the same. */
+    glUniform1f(r->loc_flux, FLUX * pixel_scale * pixel_scale);
+    glUniform1f(r->loc_profile, sprite ? SPRITE_PROFILE : 1.0f);
     glBindVertexArray(r->vao);
     glDrawArrays(GL_POINTS, 0, (GLsizei)r->buf.n);
     glBindVertexArray(0);
     glUseProgram(0);
+    glDisable(GL_BLEND);
 }
 
 enum gc_status gc_render_read_pixels(int w, int h, uint8_t *rgba)
@@ -163,9 +189,16 @@ const char *gc_render_draw_mode_name(enum gc_draw_mode m)
 
 const char *gc_render_color_mode_name(enum gc_color_mode m)
 {
-    static const char *const names[GC_COLOR_COUNT] = {"galaxy", "component",
+    static const char *const names[GC_COLOR_COUNT] = {"stellar", "galaxy", "component",
                                                       "velocity direction", "speed"};
     return (unsigned)m < GC_COLOR_COUNT ? names[m] : "?";
+}
+
+const char *gc_render_halo_view_name(enum gc_halo_view v)
+{
+    static const char *const names[GC_HALO_COUNT] = {"stars", "stars + faint halo",
+                                                     "halo only"};
+    return (unsigned)v < GC_HALO_COUNT ? names[v] : "?";
 }
 
 void gc_render_destroy(struct gc_render *r, struct gc_backend *backend)

@@ -78,7 +78,8 @@ enum gc_status gc_screenshot_write_png(const char *path, int w, int h, const uin
     return st;
 }
 
-enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsigned seq)
+enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsigned seq,
+                                  const char *ext)
 {
     struct timespec ts;
     struct tm tm;
@@ -86,8 +87,8 @@ enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsig
     clock_gettime(CLOCK_REALTIME, &ts);
     localtime_r(&ts.tv_sec, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    if (snprintf(out, size, "%s/galaxy-%s-%03ld-%04u.png", dir && *dir ? dir : ".", stamp,
-                 ts.tv_nsec / 1000000L, seq) >= (int)size) {
+    if (snprintf(out, size, "%s/galaxy-%s-%03ld-%04u.%s", dir && *dir ? dir : ".", stamp,
+                 ts.tv_nsec / 1000000L, seq, ext) >= (int)size) {
         gc_log_error("screenshot folder name too long: %s", dir);
         return GC_ERR_INVALID;
     }

@@ -18,9 +18,11 @@ extern "C" {
  * never reads half a file. GC_ERR_IO names the path on failure. */
 enum gc_status gc_screenshot_write_png(const char *path, int w, int h, const uint8_t *rgba,
                                        int bottom_up);
-/* "dir/galaxy-YYYYMMDD-HHMMSS-mmm-NNNN.png" from the local time and a sequence number
- * (so two shots in one millisecond still differ). GC_ERR_INVALID when it does not fit. */
-enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsigned seq);
+/* "dir/galaxy-YYYYMMDD-HHMMSS-mmm-NNNN.<ext>" from the local time and a sequence number
+ * (so two shots in one millisecond still differ); ext "png" for screenshots, "mp4" for
+ * movies. GC_ERR_INVALID when it does not fit. */
+enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsigned seq,
+                                  const char *ext);
 
 #ifdef __cplusplus
 }

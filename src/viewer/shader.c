@@ -117,13 +117,19 @@ static enum gc_status compile(const char *path, GLenum type, GLuint *out)
 
 enum gc_status gc_shader_load(const char *dir, const char *name, unsigned *program)
 {
+    return gc_shader_load_pair(dir, name, name, program);
+}
+
+enum gc_status gc_shader_load_pair(const char *dir, const char *vert, const char *frag,
+                                   unsigned *program)
+{
     char vpath[4096], fpath[4096];
     GLuint vs = 0, fs = 0, prog;
     GLint ok = 0;
     enum gc_status st;
     *program = 0;
-    snprintf(vpath, sizeof vpath, "%s/%s.vert", dir, name);
-    snprintf(fpath, sizeof fpath, "%s/%s.frag", dir, name);
+    snprintf(vpath, sizeof vpath, "%s/%s.vert", dir, vert);
+    snprintf(fpath, sizeof fpath, "%s/%s.frag", dir, frag);
     st = compile(vpath, GL_VERTEX_SHADER, &vs);
     if (st != GC_OK)
         return st;

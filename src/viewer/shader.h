@@ -22,6 +22,10 @@ enum gc_status gc_shader_find_dir(char *dir, size_t size);
  * context is required). GC_ERR_IO names a missing file; GC_ERR_GL prints the info log with
  * the file name. */
 enum gc_status gc_shader_load(const char *dir, const char *name, unsigned *program);
+/* The same for two names: dir/<vert>.vert with dir/<frag>.frag (passes sharing a vertex
+ * shader). */
+enum gc_status gc_shader_load_pair(const char *dir, const char *vert, const char *frag,
+                                   unsigned *program);
 
 #ifdef __cplusplus
 }

@@ -47,7 +47,7 @@ def table_rows(stdout):
     rows = {}
     for line in stdout.splitlines():
         f = line.split()
-        if len(f) == 7 and not line.startswith("#"):
+        if len(f) == 9 and not line.startswith("#"):
             rows[int(f[0])] = (f[1], f[2])
     return rows
 

@@ -69,14 +69,15 @@ def region(img, fx0, fy0, fx1, fy1):
     return (int(fx0 * img.w), int(fy0 * img.h), int(fx1 * img.w), int(fy1 * img.h))
 
 
-def lit_fraction(img, box=None):
+def lit_fraction(img, box=None, level=LIT):
+    """Fraction of pixels in box whose brightest channel exceeds level."""
     x0, y0, x1, y1 = box or (0, 0, img.w, img.h)
     lit = total = 0
     for y in range(y0, y1):
         row = img.rows[y]
         for x in range(x0, x1):
             total += 1
-            if max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) > LIT:
+            if max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) > level:
                 lit += 1
     return lit / total if total else 0.0
 

@@ -71,8 +71,10 @@ def shot(name, keys=()):
 
 
 log = open(os.path.join(shots, "galaxy.log"), "w")
+# A fixed exposure: pictures compare pixel for pixel (auto exposure glides after changes;
+# test_headless.py covers it).
 cmd = [galaxy, "-n", "2048", "--size", "640x400", "--screenshot-after", "1",
-       "--screenshot-dir", shots] + source
+       "--screenshot-dir", shots, "--exposure", "-2"] + source
 proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                         env=sanitizer.keep_driver_loaded(os.environ, galaxy))
 try:
@@ -111,18 +113,20 @@ try:
     check(imgcheck.lit_fraction(base, hud_box) < imgcheck.lit_fraction(first, hud_box),
           "'i' hides the HUD text")
 
-    img = shot("draw_points", ["d"])
-    d = imgcheck.diff_fraction(base, img, centre)
-    check(d > 0.01, "'d' changes the image (%.4f of pixels differ)" % d)
-    img2 = shot("draw_plain", ["d"])
+    # Draw modes: sprites -> plain (one colour) -> points -> sprites.
+    img = shot("draw_plain", ["d"])
+    dist = sum(abs(x - y) for x, y in zip(imgcheck.mean_rgb(img, centre),
+                                          imgcheck.mean_rgb(base, centre)))
+    check(dist > 10.0, "'d' draws in one colour (mean lit colour moved by %.1f)" % dist)
+    img2 = shot("draw_points", ["d"])
     d = imgcheck.diff_fraction(img, img2, centre)
-    check(d > 0.01, "'d' again changes the image (%.4f of pixels differ)" % d)
+    check(d > 0.01, "'d' again draws points (%.4f of pixels differ)" % d)
     img = shot("draw_cycled", ["d"])
     d = imgcheck.diff_fraction(base, img, tol=0)
     check(d == 0.0, "three 'd' presses return to sprites (%.5f differ)" % d)
 
     prev, cbase = base, imgcheck.mean_rgb(base, centre)
-    for name in ("color_component", "color_velocity", "color_speed"):
+    for name in ("color_galaxy", "color_component", "color_velocity", "color_speed"):
         img = shot(name, ["c"])
         m = imgcheck.mean_rgb(img, centre)
         dist = sum(abs(x - y) for x, y in zip(m, imgcheck.mean_rgb(prev, centre)))
@@ -130,17 +134,78 @@ try:
               % (name, tuple(round(x) for x in m), dist))
         prev = img
     img = shot("color_cycled", ["c"])
-    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "four 'c' presses return to "
-          "colour by galaxy")
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "five 'c' presses return to "
+          "stellar colours")
 
+    # A larger sprite spreads the same light over more pixels: count the faint ones too.
     big = shot("bigger", ["plus", "plus"])
-    lb, l0 = imgcheck.lit_fraction(big, centre), imgcheck.lit_fraction(base, centre)
+    lb, l0 = (imgcheck.lit_fraction(x, centre, level=8) for x in (big, base))
     check(lb > 1.15 * l0, "'+' makes sprites larger: lit %.4f -> %.4f" % (l0, lb))
     small = shot("smaller", ["minus", "minus", "minus", "minus"])
-    ls = imgcheck.lit_fraction(small, centre)
+    ls = imgcheck.lit_fraction(small, centre, level=8)
     check(ls < 0.9 * l0, "'-' makes sprites smaller: lit %.4f -> %.4f" % (l0, ls))
     img = shot("size_restored", ["plus", "plus"])
     check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "'+' undoes '-'")
+
+    # Dark matter: hidden by default; 'm' adds a faint haze, then shows it alone.
+    faint = shot("halo_faint", ["m"])
+    lf = imgcheck.lit_fraction(faint)
+    check(lf > imgcheck.lit_fraction(base), "'m' adds the faint halo: lit %.4f -> %.4f"
+          % (imgcheck.lit_fraction(base), lf))
+    alone = shot("halo_only", ["m"])
+    d = imgcheck.diff_fraction(faint, alone, centre)
+    check(d > 0.01, "'m' again shows the halo alone (%.4f of pixels differ)" % d)
+    img = shot("halo_cycled", ["m"])
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "three 'm' presses hide it again")
+
+    # Exposure half a stop up brightens; down again restores the picture exactly.
+    img = shot("brighter", ["period", "period"])
+    mb, m0 = sum(imgcheck.mean_rgb(img, centre)), sum(imgcheck.mean_rgb(base, centre))
+    check(mb > m0 + 5.0, "'.' brightens: mean lit level %.1f -> %.1f" % (m0, mb))
+    img = shot("exposure_restored", ["comma", "comma"])
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "',' undoes '.'")
+    img = shot("glow_off", ["b"])
+    check(imgcheck.diff_fraction(base, img, centre, tol=2) > 0.001, "'b' turns the glow off")
+    img = shot("glow_on", ["b"])
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "'b' again turns it back on")
+
+    # Camera presets move smoothly (1.5 s) to views that follow the galaxies; 'r' goes home.
+    for key, name in (("1", "face-on"), ("2", "edge-on"), ("3", "overview")):
+        xdo("key", "--window", wid, key)
+        time.sleep(0.4)
+        mid = shot("view_%s_moving" % name)
+        time.sleep(2.0)
+        img = shot("view_%s" % name)
+        d = imgcheck.diff_fraction(base, img, centre)
+        check(d > 0.005, "'%s' turns to the %s view (%.4f of pixels differ)" % (key, name, d))
+        d = imgcheck.diff_fraction(mid, img, centre)
+        check(d > 0.002, "'%s' moves there smoothly (%.4f of pixels differ half way)"
+              % (key, d))
+    img = shot("view_home", ["r"])
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "'r' brings the home view back")
+    # 'p': presentation title and time on top of the picture, off again with 'p'.
+    img = shot("present", ["p"])
+    top = imgcheck.region(img, 0.0, 0.0, 1.0, 0.15)
+    check(imgcheck.lit_fraction(img, top) > imgcheck.lit_fraction(base, top) + 0.005,
+          "'p' shows the presentation title")
+    img = shot("present_off", ["p"])
+    check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "'p' again hides it")
+    # 'v' records a movie of the window until 'v' again.
+    movies = set(glob.glob(os.path.join(shots, "galaxy-*.mp4")))
+    xdo("key", "--window", wid, "v")
+    time.sleep(1.5)
+    xdo("key", "--window", wid, "v")
+    time.sleep(0.5)
+    new = sorted(set(glob.glob(os.path.join(shots, "galaxy-*.mp4"))) - movies)
+    recorded = len(new) == 1 and os.path.getsize(new[0]) > 0
+    check(recorded or "no movie recording" in open(log.name).read(),
+          "'v' twice records a movie (%s), or says the build cannot" % (new or "none"))
+    if recorded and shutil.which("ffprobe"):
+        probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0",
+                                "-show_entries", "stream=codec_name,width,height",
+                                "-of", "csv=p=0", new[0]], capture_output=True, text=True)
+        check(probe.stdout.strip() == "h264,640,400", "the movie is H.264 at the window's "
+              "size (%r)" % probe.stdout.strip())
 
     img = shot("single_steps", ["n"] * 8)
     d = imgcheck.diff_fraction(base, img, centre, tol=8)
@@ -200,8 +265,9 @@ try:
     xdo("mouseup", 2)
     img = shot("pan")
     left, right = imgcheck.region(img, 0, 0, 0.5, 1), imgcheck.region(img, 0.5, 0, 1, 1)
-    shift = (imgcheck.lit_fraction(img, right) - imgcheck.lit_fraction(img, left)) - (
-        imgcheck.lit_fraction(base, right) - imgcheck.lit_fraction(base, left))
+    def lit(i, box):
+        return imgcheck.lit_fraction(i, box, level=8)
+    shift = (lit(img, right) - lit(img, left)) - (lit(base, right) - lit(base, left))
     check(shift > 0.002, "middle-drag right pans the bodies right (lit balance +%.4f)"
           % shift)
 

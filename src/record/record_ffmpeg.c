@@ -1,0 +1,377 @@
+/* Movie recording through FFmpeg's libraries: a queue of RGBA frames, converted and encoded to H.264 on a thread. */
+/* SPDX-License-Identifier: MIT */
+#include "record.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+/* Frames waiting for the encoder. Eight 1280x800 frames are 33 MB; the window drops frames
+ * beyond this (realtime), headless waits. */
+#define QUEUE 8
+
+struct slot {
+    uint8_t *rgba;
+    size_t cap;        /* bytes allocated */
+    int w, h, bottom_up;
+};
+
+struct gc_recorder {
+    struct gc_record_params p;
+    char path[4096];
+    AVFormatContext *fmt;
+    AVCodecContext *enc;
+    AVStream *stream;
+    AVFrame *yuv;
+    AVPacket *pkt;
+    struct SwsContext *sws;
+    const char *codec_name;
+
+    pthread_t thread;
+    int thread_started;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct slot slots[QUEUE];
+    unsigned head, count;    /* oldest queued slot, slots queued */
+    int closing;             /* no more frames will come */
+    enum gc_status error;    /* first failure of the encoder thread */
+    uint64_t frames, dropped;
+};
+
+int gc_record_available(void)
+{
+    return 1;
+}
+
+static const char *av_err(int e, char *buf, size_t size)
+{
+    av_strerror(e, buf, size);
+    return buf;
+}
+
+/* Sends one frame (NULL = flush) to the encoder and writes what comes out. */
+static enum gc_status encode(struct gc_recorder *r, AVFrame *frame)
+{
+    char eb[128];
+    int e = avcodec_send_frame(r->enc, frame);
+    if (e < 0) {
+        gc_log_error("recording %s: encoder refused a frame: %s", r->path, av_err(e, eb, sizeof eb));
+        return GC_ERR_IO;
+    }
+    for (;;) {
+        e = avcodec_receive_packet(r->enc, r->pkt);
+        if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
+            return GC_OK;
+        if (e < 0) {
+            gc_log_error("recording %s: encoding failed: %s", r->path, av_err(e, eb, sizeof eb));
+            return GC_ERR_IO;
+        }
+        av_packet_rescale_ts(r->pkt, r->enc->time_base, r->stream->time_base);
+        r->pkt->stream_index = r->stream->index;
+        e = av_interleaved_write_frame(r->fmt, r->pkt);
+        if (e < 0) {
+            gc_log_error("recording %s: writing failed: %s", r->path, av_err(e, eb, sizeof eb));
+            return GC_ERR_IO;
+        }
+    }
+}
+
+/* RGBA (any size, either row order) to the movie's YUV 4:2:0 frame, then encoded. */
+static enum gc_status convert_and_encode(struct gc_recorder *r, const struct slot *s)
+{
+    const uint8_t *src[4] = {s->rgba, NULL, NULL, NULL};
+    int stride[4] = {4 * s->w, 0, 0, 0};
+    int e;
+    r->sws = sws_getCachedContext(r->sws, s->w, s->h, AV_PIX_FMT_RGBA, r->enc->width,
+                                  r->enc->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL,
+                                  NULL);
+    if (!r->sws) {
+        gc_log_error("recording %s: no conversion from %dx%d RGBA", r->path, s->w, s->h);
+        return GC_ERR_UNSUPPORTED;
+    }
+    /* BT.709, limited range: what players assume for HD H.264 (the stream says so too). */
+    sws_setColorspaceDetails(r->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
+                             sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+    if (s->bottom_up) {
+        /* glReadPixels rows start at the bottom: walk them backwards. */
+        src[0] = s->rgba + (size_t)(s->h - 1) * 4 * (size_t)s->w;
+        stride[0] = -4 * s->w;
+    }
+    e = av_frame_make_writable(r->yuv);
+    if (e < 0)
+        return GC_ERR_NOMEM;
+    sws_scale(r->sws, src, stride, 0, s->h, r->yuv->data, r->yuv->linesize);
+    r->yuv->pts = (int64_t)r->frames;
+    r->frames++;
+    return encode(r, r->yuv);
+}
+
+static void *encoder_main(void *arg)
+{
+    struct gc_recorder *r = arg;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        struct slot *s;
+        enum gc_status st = GC_OK;
+        int failed;
+        while (r->count == 0 && !r->closing)
+            pthread_cond_wait(&r->cond, &r->lock);
+        if (r->count == 0)
+            break;
+        s = &r->slots[r->head];
+        failed = r->error != GC_OK;
+        pthread_mutex_unlock(&r->lock);
+        if (!failed) /* after a failure the queue is only emptied */
+            st = convert_and_encode(r, s);
+        pthread_mutex_lock(&r->lock);
+        if (st != GC_OK && r->error == GC_OK)
+            r->error = st;
+        r->head = (r->head + 1) % QUEUE;
+        r->count--;
+        pthread_cond_broadcast(&r->cond);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static void free_recorder(struct gc_recorder *r)
+{
+    if (!r)
+        return;
+    sws_freeContext(r->sws);
+    av_frame_free(&r->yuv);
+    av_packet_free(&r->pkt);
+    avcodec_free_context(&r->enc);
+    if (r->fmt) {
+        if (r->fmt->pb)
+            avio_closep(&r->fmt->pb);
+        avformat_free_context(r->fmt);
+    }
+    for (int k = 0; k < QUEUE; k++)
+        free(r->slots[k].rgba);
+    free(r);
+}
+
+/* The H.264 encoder: libx264 when present, else whichever H.264 encoder this FFmpeg has. */
+static const AVCodec *find_h264(void)
+{
+    const AVCodec *c = avcodec_find_encoder_by_name("libx264");
+    return c ? c : avcodec_find_encoder(AV_CODEC_ID_H264);
+}
+
+static enum gc_status open_encoder(struct gc_recorder *r)
+{
+    const AVCodec *codec = find_h264();
+    AVDictionary *opts = NULL;
+    char eb[128], crf[16];
+    int e;
+    if (!codec) {
+        gc_log_error("recording %s: this FFmpeg has no H.264 encoder (Debian's libavcodec "
+                     "has libx264; a custom FFmpeg needs --enable-libx264)", r->path);
+        return GC_ERR_UNSUPPORTED;
+    }
+    r->codec_name = codec->name;
+    r->enc = avcodec_alloc_context3(codec);
+    r->yuv = av_frame_alloc();
+    r->pkt = av_packet_alloc();
+    if (!r->enc || !r->yuv || !r->pkt)
+        return GC_ERR_NOMEM;
+    r->enc->width = r->p.width & ~1;
+    r->enc->height = r->p.height & ~1;
+    r->enc->pix_fmt = AV_PIX_FMT_YUV420P;
+    r->enc->time_base = (AVRational){1, (int)r->p.fps};
+    r->enc->framerate = (AVRational){(int)r->p.fps, 1};
+    r->enc->gop_size = 2 * (int)r->p.fps; /* a key frame every 2 s: seeking in a talk */
+    r->enc->max_b_frames = 2;
+    r->enc->colorspace = AVCOL_SPC_BT709;
+    r->enc->color_primaries = AVCOL_PRI_BT709;
+    r->enc->color_trc = AVCOL_TRC_BT709;
+    r->enc->color_range = AVCOL_RANGE_MPEG;
+    if (r->fmt->oformat->flags & AVFMT_GLOBALHEADER)
+        r->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (strcmp(codec->name, "libx264") == 0) {
+        /* The window records live: the fastest preset that still looks clean; headless has
+         * the time for a better one. */
+        snprintf(crf, sizeof crf, "%d", r->p.crf > 0 ? r->p.crf : 18);
+        av_dict_set(&opts, "preset", r->p.realtime ? "veryfast" : "medium", 0);
+        av_dict_set(&opts, "crf", crf, 0);
+    }
+    e = avcodec_open2(r->enc, codec, &opts);
+    av_dict_free(&opts);
+    if (e < 0) {
+        gc_log_error("recording %s: cannot open the %s encoder at %dx%d: %s", r->path,
+                     codec->name, r->enc->width, r->enc->height, av_err(e, eb, sizeof eb));
+        return GC_ERR_UNSUPPORTED;
+    }
+    r->yuv->format = AV_PIX_FMT_YUV420P;
+    r->yuv->width = r->enc->width;
+    r->yuv->height = r->enc->height;
+    if (av_frame_get_buffer(r->yuv, 0) < 0)
+        return GC_ERR_NOMEM;
+    r->stream = avformat_new_stream(r->fmt, NULL);
+    if (!r->stream)
+        return GC_ERR_NOMEM;
+    r->stream->time_base = r->enc->time_base;
+    r->stream->avg_frame_rate = r->enc->framerate;
+    e = avcodec_parameters_from_context(r->stream->codecpar, r->enc);
+    return e < 0 ? GC_ERR_NOMEM : GC_OK;
+}
+
+enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_recorder **out)
+{
+    struct gc_recorder *r;
+    AVDictionary *mux = NULL;
+    enum gc_status st;
+    char eb[128];
+    int e;
+    *out = NULL;
+    if (!p->path || !*p->path || p->width < 2 || p->height < 2 || p->fps == 0) {
+        gc_log_error("recording: needs a file name, a size of at least 2x2 and a frame rate");
+        return GC_ERR_INVALID;
+    }
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        gc_log_error("recording %s: out of memory", p->path);
+        return GC_ERR_NOMEM;
+    }
+    r->p = *p;
+    snprintf(r->path, sizeof r->path, "%s", p->path);
+    r->p.path = r->path;
+    av_log_set_level(AV_LOG_ERROR);
+    /* Asked first so that FFmpeg does not log its own line about it as well. */
+    e = av_guess_format(NULL, r->path, NULL) ? avformat_alloc_output_context2(&r->fmt, NULL,
+                                                                           NULL, r->path)
+                                             : AVERROR_MUXER_NOT_FOUND;
+    if (e < 0 || !r->fmt) {
+        gc_log_error("recording %s: no container for this file name (use .mp4, .mkv or .mov)",
+                     r->path);
+        free_recorder(r);
+        return GC_ERR_INVALID;
+    }
+    st = open_encoder(r);
+    if (st != GC_OK) {
+        if (st == GC_ERR_NOMEM)
+            gc_log_error("recording %s: out of memory for the encoder", r->path);
+        free_recorder(r);
+        return st;
+    }
+    e = avio_open(&r->fmt->pb, r->path, AVIO_FLAG_WRITE);
+    if (e < 0) {
+        gc_log_error("recording: cannot write %s: %s", r->path, av_err(e, eb, sizeof eb));
+        free_recorder(r);
+        return GC_ERR_IO;
+    }
+    /* The index at the front: the movie starts playing before it is fully loaded. */
+    av_dict_set(&mux, "movflags", "+faststart", 0);
+    e = avformat_write_header(r->fmt, &mux);
+    av_dict_free(&mux);
+    if (e < 0) {
+        gc_log_error("recording %s: cannot write the header: %s", r->path,
+                     av_err(e, eb, sizeof eb));
+        free_recorder(r);
+        return GC_ERR_IO;
+    }
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->cond, NULL);
+    if (pthread_create(&r->thread, NULL, encoder_main, r) != 0) {
+        gc_log_error("recording %s: cannot start the encoder thread", r->path);
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->cond);
+        free_recorder(r);
+        return GC_ERR_NOMEM;
+    }
+    r->thread_started = 1;
+    gc_log_info("recording %dx%d at %u frames/s to %s (%s)", r->enc->width, r->enc->height,
+                r->p.fps, r->path, r->codec_name);
+    *out = r;
+    return GC_OK;
+}
+
+enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
+                               int bottom_up)
+{
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    struct slot *s;
+    enum gc_status st;
+    if (w < 1 || h < 1)
+        return GC_ERR_INVALID;
+    pthread_mutex_lock(&r->lock);
+    if (r->count == QUEUE && r->p.realtime && r->error == GC_OK) {
+        r->dropped++;
+        pthread_mutex_unlock(&r->lock);
+        return GC_OK;
+    }
+    while (r->count == QUEUE && r->error == GC_OK)
+        pthread_cond_wait(&r->cond, &r->lock);
+    st = r->error;
+    if (st != GC_OK) {
+        pthread_mutex_unlock(&r->lock);
+        return st;
+    }
+    s = &r->slots[(r->head + r->count) % QUEUE];
+    pthread_mutex_unlock(&r->lock);
+    /* This slot is the producer's until it is counted in. */
+    if (s->cap < bytes) {
+        uint8_t *m = realloc(s->rgba, bytes);
+        if (!m) {
+            gc_log_error("recording %s: out of memory for a %dx%d frame", r->path, w, h);
+            return GC_ERR_NOMEM;
+        }
+        s->rgba = m;
+        s->cap = bytes;
+    }
+    memcpy(s->rgba, rgba, bytes);
+    s->w = w;
+    s->h = h;
+    s->bottom_up = bottom_up;
+    pthread_mutex_lock(&r->lock);
+    r->count++;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    return GC_OK;
+}
+
+enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *stats)
+{
+    enum gc_status st;
+    char eb[128];
+    int e;
+    if (!r)
+        return GC_OK;
+    pthread_mutex_lock(&r->lock);
+    r->closing = 1;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    pthread_join(r->thread, NULL);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->cond);
+    st = r->error;
+    if (st == GC_OK)
+        st = encode(r, NULL);
+    e = av_write_trailer(r->fmt);
+    if (e < 0 && st == GC_OK) {
+        gc_log_error("recording %s: cannot finish the file: %s", r->path,
+                     av_err(e, eb, sizeof eb));
+        st = GC_ERR_IO;
+    }
+    if (stats) {
+        stats->frames = r->frames;
+        stats->dropped = r->dropped;
+        stats->seconds = (double)r->frames / (double)r->p.fps;
+    }
+    if (st == GC_OK)
+        gc_log_info("recorded %s: %llu frames, %.2f s at %u frames/s", r->path,
+                    (unsigned long long)r->frames, (double)r->frames / (double)r->p.fps,
+                    r->p.fps);
+    if (r->dropped)
+        gc_log_warn("recording %s: %llu frames dropped because the encoder fell behind",
+                    r->path, (unsigned long long)r->dropped);
+    free_recorder(r);
+    return st;
+}

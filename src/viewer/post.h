@@ -1,0 +1,47 @@
+/* The light buffer (floating point, no clipping), its exposure metering and the tone-mapping pass to the screen. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_POST_H
+#define GC_POST_H
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GC_POST_METER_BLOCK 8 /* pixels per side of a metering block (shaders/meter.frag) */
+#define GC_POST_METER_RING 3  /* metering readbacks in flight: read the one of 2 frames ago */
+
+struct gc_post {
+    unsigned fbo, tex;              /* light buffer: RGBA32F texture (mipmaps for the glow) */
+    unsigned meter_fbo, meter_tex;  /* block maxima, R32F, one texel per 8x8 block */
+    unsigned pbo[GC_POST_METER_RING]; /* metering readbacks, read GC_POST_METER_RING-1 frames late */
+    unsigned prog_tone, prog_meter, vao; /* full-screen passes (the VAO is empty: core profile needs one) */
+    int loc_exposure, loc_glow, loc_k, loc_tone_hdr, loc_meter_hdr;
+    int w, h;                       /* light buffer size, pixels */
+    int mw, mh;                     /* metering grid, blocks */
+    unsigned queued;                /* metering readbacks issued since the last resize */
+    float *meter, *scratch;         /* mw * mh floats each: block maxima, selection scratch */
+};
+
+/* Compiles the passes from shader_dir (fullscreen.vert, tonemap.frag, meter.frag). The
+ * buffers are made by the first gc_post_begin. Needs a current GL 3.3 context. */
+enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir);
+/* Binds the light buffer of w x h pixels (made or resized as needed) and clears it: draw
+ * the bodies next. */
+enum gc_status gc_post_begin(struct gc_post *p, int w, int h);
+/* Measures the light drawn since gc_post_begin: *white is the white level
+ * (gc_exposure_meter) of this frame when sync is 1 (waits for the GPU), otherwise of the
+ * frame drawn GC_POST_METER_RING-1 frames ago, read without waiting (*white = -1 while the
+ * ring fills up after a start or resize). */
+enum gc_status gc_post_meter(struct gc_post *p, int sync, float *white);
+/* Tone-maps the light buffer into framebuffer `target` (0 = the window's) of the same size
+ * with light multiplied by `exposure`, with the glow when `glow` is set. Leaves `target`
+ * bound. */
+void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow);
+void gc_post_destroy(struct gc_post *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* Where the galaxies are: centres, spin axes, orbit plane and extent measured from bodies (no GL). */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_TRACK_H
+#define GC_TRACK_H
+
+#include <stddef.h>
+
+#include "bodies.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the camera presets and the tour frame, in N-body units. */
+struct gc_track {
+    int galaxies;           /* galaxies (or clusters) with stars: 0, 1 or 2 */
+    float centre[2][3];     /* per galaxy: per-axis median of its bulge (else disk, else
+                             * cluster star) bodies */
+    float vel[2][3];        /* per galaxy: mean velocity of those bodies */
+    float axis[2][3];       /* per galaxy: unit spin axis of its disk (a cluster: of its
+                             * stars; +z when it does not spin) about its centre */
+    float half_mass[2];     /* per galaxy: radius holding half its disk (cluster) mass */
+    float com[3];           /* centre of mass of all stars */
+    float orbit_axis[3];    /* unit normal of the relative orbit (B - A) x (vB - vA) */
+    float separation;       /* |centre B - centre A|; 0 with one galaxy */
+    float extent;           /* radius about com holding 90% of the stars */
+};
+
+/* Measures the stars (disk, bulge and cluster bodies; halos are ignored) of b. Uses at most
+ * max_samples bodies, evenly strided, so the cost stays small at any N (0 = all).
+ * GC_ERR_INVALID when b has no stars; GC_ERR_NOMEM when scratch cannot be allocated. */
+enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
+                                struct gc_track *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# The viewer on the GPU machine in one go: before/after pictures, render cost, frame/force ratio, 1M-body headless regression, movie, window under Xvfb.
+# SPDX-License-Identifier: MIT
+#
+# Usage (repository root on the device machine), with carry [".devviewer", ".gl"] made by
+# tests/gpu/make_viewer_devbuild.sh on the dev host:
+#     bash tests/gpu/run_viewer_on_device.sh
+# Needs the Dubinski table at shared/data/dubinski.tab.gz (else ../shared/data, else the copy
+# in .devviewer). About 6-7
+# minutes on an H100. Writes to $OUT (at most 8 files come back from the device tool):
+#   viewer-device.log   everything, with PASS/FAIL lines and a summary at the end
+#   results.txt         the figures (frames/s, ratios, render cost, window rates)
+#   docs-images.tar     before/after PNGs at N = 8192, 81920, 1048576, Dubinski at 450 Myr,
+#                       window screenshots, the movie's last frame
+#   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
+#                       tour from approach to merger, --present title and time
+# Knobs: PARTS (default "pictures cost ratio hang movie window before-hang"), WIN_SECONDS.
+# REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
+# short runs) to check the script itself; its figures mean nothing.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/viewer-device.log") 2>&1
+PARTS=${PARTS:-pictures cost ratio hang movie window before-hang}
+WIN_SECONDS=${WIN_SECONDS:-8}
+if [ "${REHEARSAL:-0}" = 1 ]; then
+    BACKEND=cpu NS="1024 2048 4096" NBIG=4096 NRATIO=2048 FRAMES=40 STEPS_T25="--frames 11 --substeps 2"
+    NDRAW="2048 4096" DRAW_FRAMES=20
+    MOVIE="--frames 90 --substeps 1" VENDOR=mesa
+else
+    BACKEND=cuda NS="8192 81920 1048576" NBIG=1048576 NRATIO="" FRAMES=3000
+    STEPS_T25="--frames 251 --substeps 10" MOVIE="--frames 1800 --substeps 4" VENDOR=nvidia
+    NDRAW="81920 1048576" DRAW_FRAMES=400
+fi
+want() { [[ " $PARTS " == *" $1 "* ]]; }
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+fail=0
+check() { # name condition-rc
+    if [ "$2" -eq 0 ]; then echo "PASS $1"; else echo "FAIL $1 (exit $2)"; fail=1; fi
+}
+result() { echo "$*" | tee -a "$OUT/results.txt"; }
+fps_of() { sed -n 's/.* \([0-9.]*\) frames\/s.*/\1/p' "$1" | tail -n 1; }
+calc() { awk "BEGIN { printf \"%.4g\", $1 }" 2>/dev/null; } # no bc on the device
+# At most 16 MiB a file comes back: a bigger one is cut into 15 MiB parts (cat them together).
+fit() { # file
+    if [ -f "$1" ] && [ "$(stat -c %s "$1")" -gt $((15 * 1024 * 1024)) ]; then
+        split -b 15M -d "$1" "$1.part" && rm "$1" && echo "$1 cut into $(ls "$1".part* | wc -l) parts"
+    fi
+}
+
+T=/tmp/gcv
+IMG=$T/docs-images
+mkdir -p "$T" "$IMG"
+: >"$OUT/results.txt"
+
+step "environment and carried files"
+date -u
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+if [ ! -f "$ROOT/.devviewer/viewer.tar.xz" ]; then
+    echo "FAIL .devviewer/viewer.tar.xz missing: run tests/gpu/make_viewer_devbuild.sh on the" \
+        "dev host and carry .devviewer and .gl"
+    exit 1
+fi
+echo "built from $(cat "$ROOT/.devviewer/built-from" 2>/dev/null), before = $(cat "$ROOT/.devviewer/before-ref" 2>/dev/null)"
+xz -dc "$ROOT/.devviewer/viewer.tar.xz" | tar -x -C "$T"
+if [ "${REHEARSAL:-0}" != 1 ]; then # the rehearsal's host has its own GL libraries
+    for f in "$ROOT"/.gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+    ldconfig 2>/dev/null
+fi
+export LD_LIBRARY_PATH=$T/viewer/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+NV_EGL=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$NV_EGL" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-$NV_EGL}
+# `after` (this tree's viewer) and `before` (the one before issue 11), each with its own
+# shaders: commands on the PATH, so that timeout can run them.
+mkdir -p "$T/run"
+printf '#!/bin/sh\nGC_SHADER_DIR=%s exec %s "$@"\n' "$T/viewer/shaders" "$T/viewer/bin/galaxy" >"$T/run/after"
+printf '#!/bin/sh\nGC_SHADER_DIR=%s exec %s "$@"\n' "$T/viewer/shaders-before" \
+    "$T/viewer/bin/galaxy-before" >"$T/run/before"
+chmod +x "$T/run/after" "$T/run/before"
+export PATH=$T/run:$PATH
+BENCH=$T/viewer/bin/galaxy-bench
+DUB=$ROOT/shared/data/dubinski.tab.gz
+[ -f "$DUB" ] || DUB=$ROOT/../shared/data/dubinski.tab.gz
+[ -f "$DUB" ] || DUB=$ROOT/.devviewer/dubinski.tab.gz
+[ -f "$DUB" ] || { echo "FAIL no dubinski.tab.gz in shared/data or .devviewer"; exit 1; }
+echo "Dubinski table: $DUB"
+after --version
+ldd "$T/viewer/bin/galaxy" | grep "not found" && { echo "FAIL libraries missing"; exit 1; }
+
+# One headless run: name, timeout, then the program (after/before) and its options. The log
+# lands in $T/name.log; the exit status is checked.
+headless() {
+    local name=$1 limit=$2
+    shift 2
+    local t0 t1 rc
+    t0=$(date +%s.%N)
+    timeout -s KILL "$limit" "$@" >"$T/$name.log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    tail -n 4 "$T/$name.log"
+    echo "($name: exit $rc, $(calc "$t1 - $t0") s wall)"
+    check "$name" $rc
+    return $rc
+}
+
+if want pictures; then
+step "before/after: the built-in pair at N = 8192, 81920, 1048576 (t = 0), Dubinski at 450 Myr"
+for n in $NS; do
+    headless before_model_$n 120 before --headless --backend $BACKEND -n $n --frames 1 \
+        --screenshot "$IMG/before_model_$n.png"
+    headless after_model_$n 120 after --headless --backend $BACKEND -n $n --frames 1 \
+        --screenshot "$IMG/after_model_$n.png"
+    grep "exposure:" "$T/after_model_$n.log"
+done
+# 2,500 steps of dt 0.01 = t 25 (450 Myr): 251 frames of 10 steps after the first frame.
+# shellcheck disable=SC2086
+headless before_dubinski_t25 120 before --headless --backend $BACKEND --data "$DUB" --halo \
+    ${NRATIO:+-n $NRATIO} $STEPS_T25 --screenshot "$IMG/before_dubinski_450myr.png"
+# shellcheck disable=SC2086
+headless after_dubinski_t25 120 after --headless --backend $BACKEND --data "$DUB" \
+    ${NRATIO:+-n $NRATIO} $STEPS_T25 --screenshot "$IMG/after_dubinski_450myr.png"
+# shellcheck disable=SC2086
+headless after_dubinski_t25_no_halo 120 after --headless --backend $BACKEND --data "$DUB" \
+    ${NRATIO:+-n $NRATIO} $STEPS_T25 --screenshot "$IMG/after_dubinski_450myr_no_halo.png" --no-halo
+fi
+
+if want cost; then
+step "render cost: drawing alone (--paused), 1280x800"
+for n in $NDRAW; do
+    headless draw_$n 120 after --headless --backend $BACKEND -n $n --paused --frames $DRAW_FRAMES
+    f=$(fps_of "$T/draw_$n.log")
+    headless draw_${n}_noglow 120 after --headless --backend $BACKEND -n $n --paused \
+        --frames $DRAW_FRAMES --no-bloom
+    g=$(fps_of "$T/draw_${n}_noglow.log")
+    result "render N=$n: $f frames/s drawing alone ($(calc "1000/$f") ms/frame), without glow $g frames/s ($(calc "1000/$g") ms)"
+done
+fi
+
+if want ratio; then
+step "frame pipeline: Dubinski with halos, 81,920 bodies, one step per frame, against the force kernel"
+# shellcheck disable=SC2086
+"$BENCH" --backend $BACKEND --benchmark --data "$DUB" ${NRATIO:+-n $NRATIO} --repeats 5 --json >"$T/bench.json"
+check bench-81920 $?
+K=$(python3 -c "import json; r = json.load(open('$T/bench.json'))['results'][0]; print(r['ms_kernel'], r['ms_per_step'])")
+KERNEL=${K% *}
+STEP=${K#* }
+result "force kernel alone at 81,920: $KERNEL ms; whole step $STEP ms"
+ratio_run() { # name program options...
+    local name=$1
+    shift
+    # shellcheck disable=SC2086
+    headless "$name" 180 "$@" --headless --backend $BACKEND --data "$DUB" ${NRATIO:+-n $NRATIO} \
+        --substeps 1 --frames $FRAMES
+    local f
+    f=$(fps_of "$T/$name.log")
+    result "$name: $f frames/s = $(calc "1000/$f") ms/frame; frame/force = $(calc "1000/$f/$KERNEL")"
+}
+ratio_run ratio_after after
+ratio_run ratio_after_noglow after --no-bloom --exposure 0
+ratio_run ratio_after_no_interop after --no-interop
+ratio_run ratio_before before --halo
+grep "frames in flight" "$T/ratio_after.log"
+f=$(fps_of "$T/ratio_after.log")
+r=$(calc "1000/$f/$KERNEL")
+result "FRAME/FORCE at 81,920, one step per frame: $r (target <= 1.10)"
+fi
+
+if want hang; then
+step "regression: 1,048,576 bodies headless, 60 frames (never finished before the fix)"
+headless hang_substeps1 240 after --headless --backend $BACKEND -n $NBIG --frames 60 --substeps 1
+grep -q "60 frames, 59 steps" "$T/hang_substeps1.log"
+check hang-substeps1-59-steps $?
+headless hang_default 240 after --headless --backend $BACKEND -n $NBIG --frames 60
+grep -q "60 frames, 59 steps" "$T/hang_default.log"
+check hang-default-59-steps $?
+grep "frames in flight" "$T/hang_substeps1.log" "$T/hang_default.log"
+result "1M headless 60 frames: $(grep -h 'headless: 60 frames' "$T"/hang_*.log | sed 's/galaxy: //' | tr '\n' ' ')"
+fi
+
+if want movie; then
+step "movie: Dubinski with halos, 81,920 bodies, 1800 frames at 60 fps, 4 steps a frame (t = 0 to 1300 Myr), tour"
+# shellcheck disable=SC2086
+headless movie 420 after --headless --backend $BACKEND --data "$DUB" ${NRATIO:+-n $NRATIO} \
+    --size 1280x720 --fps 60 $MOVIE --tour --present \
+    --title "Two disk galaxies collide (Dubinski, Mihos & Hernquist 1996)" \
+    --record "$OUT/dubinski_tour.mp4" --screenshot "$IMG/movie_last_frame.png"
+grep -E "recorded|recording" "$T/movie.log"
+result "movie: $(grep -h 'recorded' "$T/movie.log" | sed 's/galaxy: //'), $(stat -c %s "$OUT/dubinski_tour.mp4" 2>/dev/null) bytes; $(grep -h 'headless: [0-9]* frames' "$T/movie.log" | sed 's/galaxy: //')"
+fi
+
+if want window; then
+step "the window under Xvfb with NVIDIA's GLX: keys and mouse through xdotool"
+xz -dc "$ROOT/.devviewer/x11.tar.xz" | tar -x -C "$T"
+X=$T/x11
+# Xvfb's own GLX loads Mesa's software driver from its compiled-in folder; xkbcomp likewise.
+mkdir -p /usr/lib/x86_64-linux-gnu/dri
+[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || cp "$X/dri/swrast_dri.so" /usr/lib/x86_64-linux-gnu/dri/
+[ -e /usr/bin/xkbcomp ] || cp "$X/bin/xkbcomp" /usr/bin/xkbcomp
+XLIB=$X/lib:$LD_LIBRARY_PATH
+D=${XDISPLAY:-7}
+LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$D" -screen 0 1920x1080x24 -nolisten tcp -xkbdir "$X/xkb" \
+    >"$T/xvfb.log" 2>&1 &
+XVFB=$!
+for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$D" ] && break; sleep 0.1; done
+grep -iE "GLX|error|fatal" "$T/xvfb.log" | head -n 5
+export DISPLAY=:$D
+xdo() { LD_LIBRARY_PATH=$XLIB "$X/bin/xdotool" "$@"; }
+# Rates from the window title (refreshed once a second): "... | 59.9 fps | 1234.5 steps/s | ...".
+rates() { xdo getwindowname "$1" | sed -n 's/.*| \([0-9.]*\) fps | \([0-9.]*\) [a-z ]*steps\/s.*/\1 fps, \2 steps\/s/p'; }
+window_run() { # name vendor options...
+    local name=$1 vendor=$2
+    shift 2
+    local shots=$T/shots_$name wid
+    mkdir -p "$shots"
+    __GLX_VENDOR_LIBRARY_NAME=$vendor LD_LIBRARY_PATH=$XLIB GC_SHADER_DIR=$T/viewer/shaders \
+        "$T/viewer/bin/galaxy" --backend $BACKEND --size 1280x800 --screenshot-dir "$shots" "$@" \
+        >"$T/$name.log" 2>&1 &
+    local pid=$!
+    wid=$(timeout 60 env LD_LIBRARY_PATH="$XLIB" "$X/bin/xdotool" search --sync --onlyvisible \
+        --name '^galaxy' 2>/dev/null | head -n 1)
+    if [ -z "$wid" ]; then
+        echo "no window appeared"; kill "$pid" 2>/dev/null; cat "$T/$name.log"
+        check "$name-window" 1
+        return 1
+    fi
+    grep -E "window: OpenGL|interop|backend" "$T/$name.log"
+    sleep "$WIN_SECONDS"
+    result "window $name: $(rates "$wid") (HUD on, auto substeps; $(grep -o 'OpenGL.*' "$T/$name.log" | head -n 1))"
+    xdo key --window "$wid" s
+    xdo key --window "$wid" 1
+    sleep 2.5
+    xdo key --window "$wid" s
+    xdo mousemove --window "$wid" 640 400 mousedown 1
+    for i in 1 2 3 4 5; do xdo mousemove --window "$wid" $((640 + 30 * i)) $((400 + 8 * i)); sleep 0.05; done
+    xdo mouseup 1 click 4 click 4
+    sleep 1
+    xdo key --window "$wid" s
+    xdo key --window "$wid" t
+    sleep 2
+    result "window $name with the tour: $(rates "$wid")"
+    xdo key --window "$wid" v
+    sleep "$WIN_SECONDS"
+    result "window $name while recording: $(rates "$wid")"
+    xdo key --window "$wid" v
+    sleep 1
+    xdo key --window "$wid" s
+    xdo key --window "$wid" q
+    timeout 30 tail --pid="$pid" -f /dev/null
+    wait "$pid"
+    check "$name-exit" $?
+    grep -E "recorded|dropped|error" "$T/$name.log"
+    for p in "$shots"/*.png; do [ -f "$p" ] && cp "$p" "$IMG/${name}_$(basename "$p")"; done
+}
+# shellcheck disable=SC2086
+window_run window_81920 $VENDOR --data "$DUB" ${NRATIO:+-n $NRATIO}
+if [ "$VENDOR" = nvidia ]; then
+    grep -q "on NVIDIA" "$T/window_81920.log"
+    check window-81920-nvidia-gl $?
+fi
+window_run window_1048576 $VENDOR -n $NBIG
+# The collisional mode live (issue 9): a Plummer cluster under hermite4 block steps.
+window_run window_plummer_h4 $VENDOR --model plummer -n 16384 --integrator hermite4
+if [ "$VENDOR" = nvidia ] && ! grep -q "on NVIDIA" "$T/window_81920.log"; then
+    echo "NVIDIA's GLX did not give the window a context; Mesa's, for comparison:"
+    window_run window_81920_mesa mesa --data "$DUB"
+fi
+kill "$XVFB" 2>/dev/null
+fi
+
+if want before-hang; then
+step "the same 1M headless run with the viewer before the fix (expected not to finish in 75 s)"
+# In the background with a deadline: a process stuck in the driver may not die at once, and
+# the rest of the run must not wait for it.
+before --headless --backend $BACKEND -n $NBIG --frames 60 --substeps 1 >"$T/before_hang.log" 2>&1 &
+bp=$!
+for _ in $(seq 75); do kill -0 "$bp" 2>/dev/null || break; sleep 1; done
+if kill -0 "$bp" 2>/dev/null; then
+    kill -9 "$bp"
+    result "before the fix, 1M headless 60 frames: not finished after 75 s (killed)"
+else
+    wait "$bp"
+    result "before the fix, 1M headless 60 frames: finished, exit $? ($(grep -h 'headless: 60' "$T/before_hang.log" | sed 's/galaxy: //'))"
+fi
+tail -n 3 "$T/before_hang.log"
+fi
+
+step "pack"
+tar -C "$T" -cf "$OUT/docs-images.tar" docs-images
+fit "$OUT/docs-images.tar"
+fit "$OUT/dubinski_tour.mp4"
+ls -la "$OUT"
+for f in "$T"/*.log; do echo "---- $(basename "$f")"; tail -n 25 "$f"; done >"$T/all-logs.txt"
+cat "$T/all-logs.txt"
+
+step "summary"
+cat "$OUT/results.txt"
+grep -E "^(PASS|FAIL)" "$OUT/viewer-device.log"
+[ "$fail" -eq 0 ] && echo "ALL CHECKS PASSED" || echo "SOME CHECKS FAILED"
+exit "$fail"

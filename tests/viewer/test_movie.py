@@ -1,0 +1,98 @@
+# --headless --record: a short H.264 movie through EGL (Mesa in CI), checked with ffprobe.
+# SPDX-License-Identifier: MIT
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sanitizer  # noqa: E402
+
+galaxy = sys.argv[1]
+tmp = os.environ.get("GC_TEST_TMP", "/tmp")
+os.makedirs(tmp, exist_ok=True)
+env = dict(os.environ)
+for k in ("DISPLAY", "WAYLAND_DISPLAY"):
+    env.pop(k, None)
+env = sanitizer.keep_driver_loaded(env, galaxy)
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures += 1
+
+
+def run(args):
+    cmd = [galaxy, "--headless", "-n", "2048", "--size", "320x200"] + args
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    sys.stdout.write(p.stderr)
+    p.raw_rc = p.returncode
+    p.returncode = sanitizer.effective_returncode(p.returncode, p.stderr)
+    return p
+
+
+def probe(path):
+    """codec, width, height, pixel format, frames decoded, duration in seconds."""
+    p = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                        "-show_entries",
+                        "stream=codec_name,width,height,pix_fmt,nb_read_frames,duration",
+                        "-of", "default=noprint_wrappers=1", path],
+                       capture_output=True, text=True, timeout=60)
+    return dict(line.split("=", 1) for line in p.stdout.split() if "=" in line)
+
+
+movie = os.path.join(tmp, "movie_test.mp4")
+if os.path.exists(movie):
+    os.remove(movie)
+p = run(["--frames", "45", "--fps", "30", "--record", movie])
+if p.raw_rc != 0 and "no movie recording" in p.stderr:
+    print("SKIP: this build has no movie recording (FFmpeg's libraries were not found)")
+    sys.exit(77)
+if p.raw_rc != 0 and "no EGL display" in p.stderr:
+    print("SKIP: no EGL display on this machine")
+    sys.exit(77)
+if not shutil.which("ffprobe"):
+    print("SKIP: ffprobe is not installed")
+    sys.exit(77)
+check(p.returncode == 0, "--record exits 0 (got %d)" % p.returncode)
+check(os.path.exists(movie) and os.path.getsize(movie) > 0, "wrote %s" % movie)
+info = probe(movie)
+print("ffprobe: %s" % info)
+check(info.get("codec_name") == "h264", "codec is H.264 (%s)" % info.get("codec_name"))
+check((info.get("width"), info.get("height")) == ("320", "200"),
+      "size is 320x200 (%sx%s)" % (info.get("width"), info.get("height")))
+check(info.get("pix_fmt") == "yuv420p", "4:2:0 pixels, as players expect (%s)"
+      % info.get("pix_fmt"))
+# Frame-exact: every drawn frame is one movie frame at 1/fps.
+check(info.get("nb_read_frames") == "45", "45 frames decoded (%s)" % info.get("nb_read_frames"))
+try:
+    duration = float(info.get("duration", "nan"))
+except ValueError:
+    duration = float("nan")
+check(abs(duration - 1.5) < 0.02, "lasts 45 / 30 = 1.5 s (%s s)" % info.get("duration"))
+check("recorded %s: 45 frames" % movie in p.stderr, "the log gives the frame count")
+
+# An odd size is rounded down to even (4:2:0), with the camera tour on.
+p = run(["--frames", "10", "--size", "321x201", "--tour", "--record", movie])
+info = probe(movie)
+check(p.returncode == 0 and (info.get("width"), info.get("height")) == ("320", "200"),
+      "odd size 321x201 records as 320x200 (%sx%s)" % (info.get("width"), info.get("height")))
+check(info.get("nb_read_frames") == "10", "10 frames decoded (%s)" % info.get("nb_read_frames"))
+
+# Failures: one message and a non-zero exit, no crash, no movie left half written.
+bad = os.path.join(tmp, "no-such-folder", "x.mp4")
+p = run(["--frames", "3", "--record", bad])
+check(p.raw_rc == 1 and "cannot write" in p.stderr and bad in p.stderr,
+      "unwritable --record path: exit 1 naming it (exit %d)" % p.raw_rc)
+p = run(["--frames", "3", "--record", os.path.join(tmp, "movie.txt")])
+check(p.raw_rc == 2 and "no container" in p.stderr and "[" not in p.stderr,
+      "--record with a file name no container fits: one message, exit 2 (exit %d)"
+      % p.raw_rc)
+p = subprocess.run([galaxy, "--steps", "2", "-n", "64", "--record", movie], env=env,
+                   capture_output=True, text=True, timeout=60)
+check(p.returncode != 0 and "--record" in p.stderr,
+      "--record without a window or --headless is refused (exit %d)" % p.returncode)
+sys.exit(1 if failures else 0)

@@ -41,6 +41,10 @@ struct gc_integrator;
 struct gc_integrator_iface {
     const char *name; /* "leapfrog", "hermite4", "hermite6" */
     int double_state; /* 1 = the state is kept in double: downloads fill pos64/vel64 */
+    /* floating-point operations counted per pairwise interaction, for GFLOP/s: 20 for the
+     * leapfrog's force (GPU Gems 3), 60 for Hermite 4 (Portegies Zwart et al. 2007), 94 for
+     * Hermite 6 (the 60 plus the snap's 34, BENCHMARKS.md) */
+    double flops_per_interaction;
     /* The backend holds `bodies` (uploaded) at time 0: first forces, first steps. A scheme
      * with its own state on the backend (Hermite, in double) builds it from them. */
     enum gc_status (*start)(struct gc_integrator *in, const struct gc_bodies *bodies);

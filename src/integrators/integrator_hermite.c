@@ -168,6 +168,7 @@ static void destroy(struct gc_integrator *in)
 
 static const struct gc_integrator_iface hermite4_iface = {
     .name = "hermite4",
+    .flops_per_interaction = 60.0,
     .double_state = 1,
     .start = start,
     .advance = advance,
@@ -180,6 +181,7 @@ static const struct gc_integrator_iface hermite4_iface = {
 
 static const struct gc_integrator_iface hermite6_iface = {
     .name = "hermite6",
+    .flops_per_interaction = 94.0,
     .double_state = 1,
     .start = start,
     .advance = advance,

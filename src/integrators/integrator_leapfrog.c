@@ -91,6 +91,7 @@ static void destroy(struct gc_integrator *in)
 
 static const struct gc_integrator_iface leapfrog_iface = {
     .name = "leapfrog",
+    .flops_per_interaction = 20.0,
     .double_state = 0,
     .start = start,
     .advance = advance,

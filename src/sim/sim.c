@@ -276,3 +276,8 @@ const char *gc_sim_integrator(const struct gc_sim *s)
 {
     return s->integrator->iface->name;
 }
+
+double gc_sim_flops_per_interaction(const struct gc_sim *s)
+{
+    return s->integrator->iface->flops_per_interaction;
+}

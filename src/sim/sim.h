@@ -111,6 +111,8 @@ void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out);
 double gc_sim_anchor_dt_max(double dt_max, double interval);
 /* The integrator's name. */
 const char *gc_sim_integrator(const struct gc_sim *s);
+/* Flops counted per interaction by the running scheme (for GFLOP/s figures). */
+double gc_sim_flops_per_interaction(const struct gc_sim *s);
 
 #ifdef __cplusplus
 }

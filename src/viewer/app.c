@@ -32,7 +32,6 @@
 
 /* Flops per body-body interaction in the GFLOP/s figure: the classic CUDA nbody convention
  * (cuda-samples nbody, GPU Gems 3 ch. 31), which counts a softened interaction as 20. */
-#define FLOPS_PER_INTERACTION 20.0
 /* Energy re-measured at most this often (seconds), and never more often than 20 times its
  * own cost, so the O(N^2) potential takes at most 5% of the frame time. */
 #define ENERGY_INTERVAL_S 2.0
@@ -440,7 +439,7 @@ static void update_stats(struct gc_app *a, double now)
                  "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %.1f GFLOP/s "
                  "| %s | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
                  a->fps, a->sps, block_steps(a) ? "block " : "", a->ips,
-                 FLOPS_PER_INTERACTION * a->ips * 1e-9, when, drift,
+                 gc_sim_flops_per_interaction(&a->sim) * a->ips * 1e-9, when, drift,
                  a->paused ? " | paused" : "", a->capture.rec ? " | recording" : "");
         glutSetWindowTitle(title);
     }
@@ -465,6 +464,7 @@ static void draw_overlays(struct gc_app *a)
         i.fps = a->fps;
         i.sps = a->sps;
         i.ips = a->ips;
+        i.flops = gc_sim_flops_per_interaction(&a->sim);
         time_text(a, 0, when, sizeof when);
         i.time = when;
         i.integrator = a->sim.p.integrator ? a->sim.p.integrator : "leapfrog";
@@ -1091,9 +1091,10 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             if (a->energy_state > 0)
                 measure_energy(a, now_s());
             gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
-                        "interactions/s, %.2f GFLOP/s (20 flops/interaction), t = %s",
+                        "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
                         frames, (unsigned long long)(stats.steps - before.steps), elapsed,
-                        frames / elapsed, ips, FLOPS_PER_INTERACTION * ips * 1e-9, when);
+                        frames / elapsed, ips, gc_sim_flops_per_interaction(&a->sim) * ips * 1e-9,
+                        gc_sim_flops_per_interaction(&a->sim), when);
             gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
                         "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
                         "exposure EV %+.2f", a->pacer.max_in_flight, a->pacer.depth,

@@ -10,7 +10,6 @@ static const float WHITE[4] = {0.92f, 0.94f, 1.0f, 1.0f}, DIM[4] = {0.6f, 0.65f,
 
 /* Flops per body-body interaction in the GFLOP/s figure: the classic CUDA nbody convention
  * (cuda-samples nbody, GPU Gems 3 ch. 31), which counts a softened interaction as 20. */
-#define FLOPS_PER_INTERACTION 20.0
 
 int gc_overlay_scale(int fb_h)
 {
@@ -29,8 +28,8 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
     snprintf(lines[nl++], sizeof lines[0], "%.1f FPS   %.1f %s/S   %s", i->fps, i->sps,
              i->block_steps ? "BLOCK STEPS" : "STEPS", i->integrator);
     snprintf(lines[nl++], sizeof lines[0], "%.3g INTERACTIONS/S   %.2f GFLOP/S", i->ips,
-             FLOPS_PER_INTERACTION * i->ips * 1e-9);
-    snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT 20 FLOPS PER INTERACTION)");
+             i->flops * i->ips * 1e-9);
+    snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT %.0f FLOPS PER INTERACTION)", i->flops);
     if (i->block_steps)
         snprintf(lines[nl++], sizeof lines[0], "T %s   BLOCK STEP %llu   ACTIVE %llu/%zu",
                  i->time, i->steps, i->active, i->n);

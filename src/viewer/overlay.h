@@ -18,6 +18,7 @@ struct gc_overlay_info {
     double fps, sps;            /* frames and steps (Hermite: block steps) per second of the
                                  * last second */
     double ips;                 /* pairwise interactions per second of the last second */
+    double flops;               /* flops counted per interaction by the scheme */
     const char *time;           /* simulated time as shown: "123.4 MYR", "1.234 HENON" */
     const char *integrator;     /* "leapfrog", "hermite4", "hermite6" */
     int block_steps;            /* 1 = individual (block) time steps: no single dt */

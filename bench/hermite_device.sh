@@ -4,7 +4,9 @@
 # the time per block step against the active count. Prebuilt binaries come in BIN
 # (default .devbuild/bin: galaxy-bench, test_hermite, hermite_blocks, lib/ for libgomp).
 # Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, mixed,
-# blocks, blocksbig; each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
+# blocks, blocksbig, ab (this kernel against BIN/ref and BIN/nounroll, interleaved), absmall
+# (the same at N = 1024 and 4096 against BIN/ref), blocksref,
+# eta6 (hermite6 at larger eta, for the equal-time comparison); each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
 # seconds from start, default 580) is near.
 set -u
 BIN=${BIN:-.devbuild/bin}
@@ -17,13 +19,14 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader |
 left() { echo $((DEADLINE - SECONDS)); }
 
 # One Plummer run; rows at every quarter time unit (time, energy, wall, interactions).
-plummer() { # order N t_end [extra env...]
+plummer() { # order N t_end [extra galaxy-bench options...]
     local order=$1 n=$2 t=$3
+    shift 3
     local budget=$(( $(left) - 5 ))
     if [ "$budget" -lt 10 ]; then echo "## skipped N=$n hermite$order (deadline)"; return; fi
-    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double}"
-    timeout "$budget" "$BIN/galaxy-bench" --model plummer -n "$n" --integrator "hermite$order" \
-        --t-end "$t" --report-every 0.25 --backend cuda --quiet
+    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double} $*"
+    timeout "$budget" "${GB:-$BIN/galaxy-bench}" --model plummer -n "$n" --integrator "hermite$order" \
+        --t-end "$t" --report-every 0.25 --backend cuda --quiet "$@"
     echo "## rc=$?"
 }
 
@@ -51,6 +54,30 @@ for stage in "$@"; do
     h6big) table 6 "" "262144" >"$f" 2>&1 ;;
     mixed) GC_CUDA_HERMITE=mixed table 4 "1024 8192 65536" "" >"$f" 2>&1 ;;
     blocks) timeout 60 "$BIN/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
+    ab) for round in 1 2; do
+            for v in ref nounroll this; do
+                for order in 4 6; do
+                    if [ "$v" = this ]; then GB=$BIN/galaxy-bench; else GB=$BIN/$v/galaxy-bench; fi
+                    echo "## ab round=$round variant=$v"
+                    GB=$GB plummer "$order" 65536 0.5
+                done
+            done
+        done >"$f" 2>&1 ;;
+    absmall) for round in 1 2; do
+            for v in ref this; do
+                for n in 1024 4096; do
+                    for order in 4 6; do
+                        if [ "$v" = this ]; then GB=$BIN/galaxy-bench; else GB=$BIN/$v/galaxy-bench; fi
+                        echo "## ab round=$round variant=$v"
+                        GB=$GB plummer "$order" "$n" 0.5
+                    done
+                done
+            done
+        done >"$f" 2>&1 ;;
+    blocksref) timeout 60 "$BIN/ref/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
+    eta6) for n in 16384 65536; do
+            for e in 0.25 0.35 0.5; do plummer 6 "$n" 1 --eta "$e"; done
+        done >"$f" 2>&1 ;;
     blocksbig) timeout 100 "$BIN/hermite_blocks" 262144 4 0.0625 >"$f" 2>&1 ;;
     esac
     tail -n 40 "$f"

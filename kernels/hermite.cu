@@ -6,44 +6,19 @@
 
 #include "gc_kernels.h"
 #include "hermite_body.h"
+#include "hermite_plan.h"
 
 /* Threads per block of every kernel here, and the length of a shared-memory j tile. */
-#define HT 256
+#define HT GC_HERMITE_HT
 
 /* The launch shape never changes (a graph replays it), so each kernel reads the active
- * count m from device memory and lays out its work from it:
+ * count m from device memory and lays out its work from it (hermite_plan.h):
  *  - ni active bodies per block, each served by q = HT/ni threads that split the tile's j
  *    bodies between them (m >= HT: ni = HT, one thread per body; a block of one active body
  *    has all HT threads on its j range, as GPU Gems' "q threads per body");
  *  - the j range split into `slices` over blocks (HiGPUs' Bfactor) so that a small block
- *    step still fills the chip; the correct kernel adds the slices' partial sums in order.
- * The same m gives the same layout, so results repeat run to run. */
-struct hplan {
-    int ni, q, groups, slices, tps;
-};
-
-static __host__ __device__ hplan plan_of(int m, int n, int grid)
-{
-    hplan p;
-    const int ntiles = (n + HT - 1) / HT;
-    int s;
-    if (m >= HT) {
-        p.ni = HT;
-        p.groups = (m + HT - 1) / HT;
-    } else {
-        p.ni = 1;
-        while (p.ni < m)
-            p.ni <<= 1;
-        p.groups = 1;
-    }
-    p.q = HT / p.ni;
-    s = grid / p.groups;
-    s = s < 1 ? 1 : s > ntiles ? ntiles : s;
-    p.tps = (ntiles + s - 1) / s;
-    p.slices = (ntiles + p.tps - 1) / p.tps;
-    return p;
-}
-
+ *    step still fills the chip and a large one leaves few blocks idle in its last wave;
+ *    the correct kernel adds the slices' partial sums in order. */
 static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
 {
     return ldexp(H.dt_max, -GC_HERMITE_LEVELS);
@@ -166,6 +141,55 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 
 /* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
 
+/* One tile of j bodies predicted to the block time, in shared memory. */
+template <int ORDER, typename R>
+struct htile {
+    double x[HT], y[HT], z[HT], m[HT];
+    R vx[HT], vy[HT], vz[HT];
+    R ax[ORDER == 6 ? HT : 1], ay[ORDER == 6 ? HT : 1], az[ORDER == 6 ? HT : 1];
+    int id[HT];
+};
+
+/* Body i (predicted xi, vr, ar) and tile body k: adds acceleration, jerk (and snap). */
+template <int ORDER, typename R>
+static __device__ __forceinline__ void pair(const htile<ORDER, R> &T, int k, int i,
+                                            const double xi[3], const R vr[3], const R ar[3],
+                                            double eps2, gc_cuda_hermite_ctl *ctl, double *acc)
+{
+    constexpr int NV = ORDER == 6 ? 9 : 6;
+    const double dx = T.x[k] - xi[0], dy = T.y[k] - xi[1], dz = T.z[k] - xi[2];
+    const double r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, eps2)));
+    if (r2 == 0.0) { /* only with eps = 0: the self-pair, padding or a collision */
+        if (T.id[k] >= 0 && T.id[k] != i)
+            record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, T.id[k]);
+        return;
+    }
+    const double rinv = rsqrt(r2);
+    const double rinv2 = rinv * rinv;
+    const R mr3 = (R)(T.m[k] * rinv * rinv2), ri2 = (R)rinv2;
+    const R rx = (R)dx, ry = (R)dy, rz = (R)dz;
+    const R wx = T.vx[k] - vr[0], wy = T.vy[k] - vr[1], wz = T.vz[k] - vr[2];
+    const R alpha = (rx * wx + ry * wy + rz * wz) * ri2;
+    const R akx = mr3 * rx, aky = mr3 * ry, akz = mr3 * rz;
+    const R jkx = mr3 * wx - (R)3 * alpha * akx;
+    const R jky = mr3 * wy - (R)3 * alpha * aky;
+    const R jkz = mr3 * wz - (R)3 * alpha * akz;
+    acc[0] += (double)akx;
+    acc[1] += (double)aky;
+    acc[2] += (double)akz;
+    acc[3] += (double)jkx;
+    acc[4] += (double)jky;
+    acc[5] += (double)jkz;
+    if (ORDER == 6) {
+        const R Ax = T.ax[k] - ar[0], Ay = T.ay[k] - ar[1], Az = T.az[k] - ar[2];
+        const R beta = (wx * wx + wy * wy + wz * wz + rx * Ax + ry * Ay + rz * Az) * ri2 +
+                       alpha * alpha;
+        acc[6 % NV] += (double)(mr3 * Ax - (R)6 * alpha * jkx - (R)3 * beta * akx);
+        acc[7 % NV] += (double)(mr3 * Ay - (R)6 * alpha * jky - (R)3 * beta * aky);
+        acc[8 % NV] += (double)(mr3 * Az - (R)6 * alpha * jkz - (R)3 * beta * akz);
+    }
+}
+
 /* R is the type of everything after the reciprocal distance: float (mixed precision:
  * differences, r^2, 1/r and the sums in double, as HiGPUs does) or double (all double).
  * Each j body is predicted to the block time as its tile is loaded, so no separate
@@ -173,10 +197,7 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 template <int ORDER, typename R>
 static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
-    __shared__ double sx[HT], sy[HT], sz[HT], sm[HT];
-    __shared__ R svx[HT], svy[HT], svz[HT];
-    __shared__ R sax[ORDER == 6 ? HT : 1], say[ORDER == 6 ? HT : 1], saz[ORDER == 6 ? HT : 1];
-    __shared__ int sid[HT];
+    __shared__ htile<ORDER, R> tile;
     __shared__ double red[HT / 32][9];
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
@@ -184,7 +205,7 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
         return;
     const int m = ctl->count;
     const long long tn = ctl->t_next;
-    const hplan p = plan_of(m, H.n, H.grid);
+    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid);
     const int ntiles = (H.n + HT - 1) / HT;
     const int units = p.groups * p.slices;
     const int il = threadIdx.x / p.q, lane = threadIdx.x % p.q;
@@ -213,62 +234,39 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
             if (j < H.n) {
                 double xp[3], vp[3], ap[3] = {0, 0, 0};
                 predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
-                sx[threadIdx.x] = xp[0];
-                sy[threadIdx.x] = xp[1];
-                sz[threadIdx.x] = xp[2];
-                sm[threadIdx.x] = H.m[j];
-                svx[threadIdx.x] = (R)vp[0];
-                svy[threadIdx.x] = (R)vp[1];
-                svz[threadIdx.x] = (R)vp[2];
+                tile.x[threadIdx.x] = xp[0];
+                tile.y[threadIdx.x] = xp[1];
+                tile.z[threadIdx.x] = xp[2];
+                tile.m[threadIdx.x] = H.m[j];
+                tile.vx[threadIdx.x] = (R)vp[0];
+                tile.vy[threadIdx.x] = (R)vp[1];
+                tile.vz[threadIdx.x] = (R)vp[2];
                 if (ORDER == 6) {
-                    sax[threadIdx.x] = (R)ap[0];
-                    say[threadIdx.x] = (R)ap[1];
-                    saz[threadIdx.x] = (R)ap[2];
+                    tile.ax[threadIdx.x] = (R)ap[0];
+                    tile.ay[threadIdx.x] = (R)ap[1];
+                    tile.az[threadIdx.x] = (R)ap[2];
                 }
-                sid[threadIdx.x] = j;
+                tile.id[threadIdx.x] = j;
             } else { /* padding: no mass, skipped below when it would divide by zero */
-                sx[threadIdx.x] = sy[threadIdx.x] = sz[threadIdx.x] = 0.0;
-                sm[threadIdx.x] = 0.0;
-                svx[threadIdx.x] = svy[threadIdx.x] = svz[threadIdx.x] = (R)0;
+                tile.x[threadIdx.x] = tile.y[threadIdx.x] = tile.z[threadIdx.x] = 0.0;
+                tile.m[threadIdx.x] = 0.0;
+                tile.vx[threadIdx.x] = tile.vy[threadIdx.x] = tile.vz[threadIdx.x] = (R)0;
                 if (ORDER == 6)
-                    sax[threadIdx.x] = say[threadIdx.x] = saz[threadIdx.x] = (R)0;
-                sid[threadIdx.x] = -1;
+                    tile.ax[threadIdx.x] = tile.ay[threadIdx.x] = tile.az[threadIdx.x] = (R)0;
+                tile.id[threadIdx.x] = -1;
             }
             __syncthreads();
             if (!valid)
                 continue;
-            for (int k = lane; k < HT; k += p.q) {
-                const double dx = sx[k] - xi[0], dy = sy[k] - xi[1], dz = sz[k] - xi[2];
-                const double r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, eps2)));
-                if (r2 == 0.0) { /* only with eps = 0: the self-pair, padding or a collision */
-                    if (sid[k] >= 0 && sid[k] != i)
-                        record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, sid[k]);
-                    continue;
-                }
-                const double rinv = rsqrt(r2);
-                const double rinv2 = rinv * rinv;
-                const R mr3 = (R)(sm[k] * rinv * rinv2), ri2 = (R)rinv2;
-                const R rx = (R)dx, ry = (R)dy, rz = (R)dz;
-                const R wx = svx[k] - vr[0], wy = svy[k] - vr[1], wz = svz[k] - vr[2];
-                const R alpha = (rx * wx + ry * wy + rz * wz) * ri2;
-                const R akx = mr3 * rx, aky = mr3 * ry, akz = mr3 * rz;
-                const R jkx = mr3 * wx - (R)3 * alpha * akx;
-                const R jky = mr3 * wy - (R)3 * alpha * aky;
-                const R jkz = mr3 * wz - (R)3 * alpha * akz;
-                acc[0] += (double)akx;
-                acc[1] += (double)aky;
-                acc[2] += (double)akz;
-                acc[3] += (double)jkx;
-                acc[4] += (double)jky;
-                acc[5] += (double)jkz;
-                if (ORDER == 6) {
-                    const R Ax = sax[k] - ar[0], Ay = say[k] - ar[1], Az = saz[k] - ar[2];
-                    const R beta = (wx * wx + wy * wy + wz * wz + rx * Ax + ry * Ay + rz * Az) * ri2 +
-                                   alpha * alpha;
-                    acc[6 % NV] += (double)(mr3 * Ax - (R)6 * alpha * jkx - (R)3 * beta * akx);
-                    acc[7 % NV] += (double)(mr3 * Ay - (R)6 * alpha * jky - (R)3 * beta * aky);
-                    acc[8 % NV] += (double)(mr3 * Az - (R)6 * alpha * jkz - (R)3 * beta * akz);
-                }
+            /* One thread per body (m >= HT, the bulk of the work): a fixed-count loop the
+             * compiler unrolls, so independent pairs overlap their latencies. */
+            if (p.q == 1) {
+#pragma unroll 4
+                for (int k = 0; k < HT; k++)
+                    pair<ORDER, R>(tile, k, i, xi, vr, ar, eps2, ctl, acc);
+            } else {
+                for (int k = lane; k < HT; k += p.q)
+                    pair<ORDER, R>(tile, k, i, xi, vr, ar, eps2, ctl, acc);
             }
         }
         /* The q threads of one body: shuffles inside a warp, shared memory across warps. */
@@ -308,7 +306,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
         return;
     const int m = ctl->count;
     const long long tn = ctl->t_next;
-    const hplan p = plan_of(m, H.n, H.grid);
+    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid);
     const double tick = tick_of(H);
     const int all = ctl->count_all;
     for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
@@ -533,9 +531,8 @@ extern "C" int gc_cuda_hermite_grid(int order, int mixed, int sm_count)
 
 extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
 {
-    /* Rows: slices * m <= max(grid * (HT - 1), n + HT) over every m (see plan_of). */
-    const size_t a = (size_t)grid * HT, b = (size_t)n + HT;
-    return (a > b ? a : b) * 9;
+    /* gc_hermite_plan_of keeps slices * m within these rows for every m. */
+    return (size_t)gc_hermite_part_rows(n, grid) * 9;
 }
 
 extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, long long t_limit,

@@ -11,3 +11,6 @@ set_tests_properties(test_galaxy_cli PROPERTIES
   ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 gc_add_test(test_hermite test_hermite.c)
 set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)
+# The Hermite GPU force pass's work layout: a plain-C header of kernels/, checked on the host.
+gc_add_test(test_hermite_plan test_hermite_plan.c)
+target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kernels)

@@ -1,5 +1,5 @@
 # The real viewer under Xvfb + Mesa: keys sent with xdotool, screenshots ('s' and
-# --screenshot-after) measured. Run inside xvfb-run (ctest does that).
+# --screenshot-after) measured. Run under an X server (ctest starts one with xvfb.py).
 # SPDX-License-Identifier: MIT
 import glob
 import os
@@ -14,7 +14,7 @@ import sanitizer  # noqa: E402
 
 galaxy = sys.argv[1]
 if not os.environ.get("DISPLAY"):
-    print("SKIP: no DISPLAY (run under xvfb-run)")
+    print("SKIP: no DISPLAY (run under an X server: tests/viewer/xvfb.py starts one)")
     sys.exit(77)
 tmp = os.environ.get("GC_TEST_TMP", "/tmp")
 shots = os.path.join(tmp, "viewer_window")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hermite_table2 import FLOPS, runs  # noqa: E402
+from hermite_table2 import FLOPS, blocks, runs  # noqa: E402
 
 
 def interval(r):
@@ -80,18 +80,6 @@ def big(path):
                      f"{ints / sec * FLOPS[order] / 1e12:.2f} TFLOPS at {FLOPS[order]} "
                      f"flops/interaction, dE/E {de:.1e}")
     return "\n".join(lines)
-
-
-def blocks(path):
-    m, us, ips = [], [], []
-    for line in Path(path).read_text().splitlines():
-        f = line.split()
-        if len(f) == 6 and not line.startswith("#"):
-            lo, hi = float(f[0]), float(f[1])
-            m.append((lo * hi) ** 0.5 if hi > lo else lo)
-            us.append(float(f[3]))
-            ips.append(float(f[5]))
-    return m, us, ips
 
 
 def plot(d, png):

@@ -69,18 +69,24 @@ def table(files):
     return "\n".join(out)
 
 
-def plot(blocks_path, png):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def blocks(path):
+    """Rows of bench/hermite_blocks: (m at the bin's geometric centre, median us, interactions/s)."""
     m, us, ips = [], [], []
-    for line in Path(blocks_path).read_text().splitlines():
+    for line in Path(path).read_text().splitlines():
         f = line.split()
         if len(f) == 6 and not line.startswith("#"):
             lo, hi = float(f[0]), float(f[1])
             m.append((lo * hi) ** 0.5 if hi > lo else lo)
             us.append(float(f[3]))
             ips.append(float(f[5]))
+    return m, us, ips
+
+
+def plot(blocks_path, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    m, us, ips = blocks(blocks_path)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.loglog(m, us, "o-", label="median time per block step (host-driven, 2 syncs)")
     ax.set_xlabel("active bodies m")

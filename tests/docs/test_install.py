@@ -10,20 +10,16 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "viewer"))
 import sanitizer  # noqa: E402
 
 cmake, build, src = sys.argv[1:4]
 tmp = os.path.join(os.environ.get("GC_TEST_TMP", "/tmp"), "install")
 prefix = os.path.join(tmp, "prefix")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures += 1
 
 
 shutil.rmtree(tmp, ignore_errors=True)
@@ -38,7 +34,7 @@ want += ["share/galaxy/shaders/" + s for s in shaders]
 check(len(shaders) >= 2, "the source tree has shaders (%s)" % shaders)
 for f in want:
     check(os.path.isfile(os.path.join(prefix, f)), "installed " + f)
-if failures:
+if checks.failures:
     sys.exit(1)
 
 galaxy = os.path.join(prefix, "bin", "galaxy")
@@ -67,7 +63,7 @@ args = ("--headless", "--frames", "2", "-n", "256", "--backend", "cpu", "--size"
 p = run(galaxy, *args, "--screenshot", png)
 if p.returncode != 0 and "no EGL display" in p.stderr:
     print("SKIP: no EGL display here; the layout and --steps were checked")
-    sys.exit(1 if failures else 77)
+    sys.exit(1 if checks.failures else 77)
 ok = p.returncode == 0 and os.path.isfile(png) and os.path.getsize(png) > 0
 check(ok, "galaxy --headless from / renders with the installed shaders (exit %d)%s"
       % (p.returncode, "" if ok else "\n" + p.stderr))
@@ -85,4 +81,4 @@ os.makedirs(empty)
 p = run(galaxy, *args, extra_env={"GC_SHADER_DIR": empty})
 check(p.returncode != 0 and "GC_SHADER_DIR=%s holds no particles.vert" % empty in p.stderr,
       "GC_SHADER_DIR overrides the installed shaders (exit %d)" % p.returncode)
-sys.exit(1 if failures else 0)
+sys.exit(1 if checks.failures else 0)

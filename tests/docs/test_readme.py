@@ -9,14 +9,9 @@ import re
 import subprocess
 import sys
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 
 
 def code_blocks(text):
@@ -29,7 +24,7 @@ def setup(src):
     ci = open(os.path.join(src, ".ci", "run"), encoding="utf-8").read()
     blocks = code_blocks(readme)
     check(len(blocks) >= 3, "README has at least 3 code blocks (got %d)" % len(blocks))
-    if failures:
+    if checks.failures:
         return
     view, test = (b.strip().split(" && ") for b in blocks[:2])
     configure = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release"
@@ -97,5 +92,5 @@ if sys.argv[1] == "setup":
     setup(sys.argv[2])
 else:
     options(sys.argv[2], sys.argv[3])
-print("%s" % ("FAILED" if failures else "all checks passed"))
-sys.exit(1 if failures else 0)
+print("%s" % ("FAILED" if checks.failures else "all checks passed"))
+sys.exit(1 if checks.failures else 0)

@@ -5,6 +5,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import imgcheck  # noqa: E402
 import sanitizer  # noqa: E402
@@ -18,14 +22,6 @@ env = dict(os.environ)
 for k in ("DISPLAY", "WAYLAND_DISPLAY"):
     env.pop(k, None)  # prove that no window system is touched
 env = sanitizer.keep_driver_loaded(env, galaxy)
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures += 1
 
 
 def run(frames, out, extra=()):
@@ -51,7 +47,7 @@ if p.returncode != 0 and "no EGL display" in p.stderr:
 check(p.returncode == 0, "--headless --frames 1 exits 0 (got %d)" % p.returncode)
 check("headless: EGL" in p.stderr, "an EGL context was made")
 check(os.path.exists(a_path), "--screenshot wrote %s" % a_path)
-if failures:
+if checks.failures:
     sys.exit(1)
 a = imgcheck.read_png(a_path)
 check((a.w, a.h) == (320, 200), "screenshot is 320x200 (got %dx%d)" % (a.w, a.h))
@@ -152,4 +148,4 @@ env["GC_SHADER_DIR"] = os.path.join(tmp, "no-such-shaders")
 p = run(1, os.path.join(tmp, "unused.png"))
 check(p.raw_rc == 1 and "no-such-shaders" in p.stderr,
       "missing shader folder: exit 1 naming it (exit %d)" % p.raw_rc)
-sys.exit(1 if failures else 0)
+sys.exit(1 if checks.failures else 0)

@@ -5,6 +5,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sanitizer  # noqa: E402
 
@@ -15,14 +19,6 @@ env = dict(os.environ)
 for k in ("DISPLAY", "WAYLAND_DISPLAY"):
     env.pop(k, None)
 env = sanitizer.keep_driver_loaded(env, galaxy)
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures += 1
 
 
 def run(args):
@@ -95,4 +91,4 @@ p = subprocess.run([galaxy, "--steps", "2", "-n", "64", "--record", movie], env=
                    capture_output=True, text=True, timeout=60)
 check(p.returncode != 0 and "--record" in p.stderr,
       "--record without a window or --headless is refused (exit %d)" % p.returncode)
-sys.exit(1 if failures else 0)
+sys.exit(1 if checks.failures else 0)

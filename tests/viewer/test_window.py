@@ -6,6 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
+from checks import check  # noqa: E402
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,14 +27,6 @@ os.makedirs(shots)
 keep = os.environ.get("GC_VIEWER_KEEP")  # folder to copy the checked screenshots into
 data = os.path.join(os.environ.get("GC_SHARED_DATA", ""), "dubinski.tab.gz")
 source = ["--data", data] if os.path.exists(data) else []
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures += 1
 
 
 def xdo(*args):
@@ -312,4 +308,4 @@ finally:
     print("---- viewer log ----\n" + text)
 check("dt = 0.005" in text and "dt = 0.01" in text, "'[' halves and ']' doubles dt")
 check("error" not in text.lower(), "the viewer logged no error")
-sys.exit(1 if failures else 0)
+sys.exit(1 if checks.failures else 0)

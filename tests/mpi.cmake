@@ -32,25 +32,23 @@ if(GC_SANITIZE)
   endif()
 endif()
 
-add_executable(test_comm_mpi mpi/test_comm_mpi.c)
-target_link_libraries(test_comm_mpi PRIVATE gc_modes gc_check)
-foreach(np 2 3)
-  add_test(NAME test_comm_mpi_np${np}
-           COMMAND ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:test_comm_mpi>)
-  set_tests_properties(test_comm_mpi_np${np} PROPERTIES
-    LABELS mpi TIMEOUT 60 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
-endforeach()
+# gc_add_mpi_test(name timeout): mpi/<name>.c, run on 2 and 3 ranks as <name>_np2, _np3.
+function(gc_add_mpi_test name timeout)
+  add_executable(${name} mpi/${name}.c)
+  target_link_libraries(${name} PRIVATE gc_modes gc_check)
+  foreach(np 2 3)
+    add_test(NAME ${name}_np${np}
+             COMMAND ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:${name}>)
+    set_tests_properties(${name}_np${np} PROPERTIES
+      LABELS mpi TIMEOUT ${timeout} SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
+  endforeach()
+endfunction()
+
+gc_add_mpi_test(test_comm_mpi 60)
 
 # A simulation over the ranks against the same one on one rank, in one program: positions,
 # energies, momenta and Hermite block-step schedules (leapfrog, hermite4, hermite6, N < K).
-add_executable(test_sim_mpi mpi/test_sim_mpi.c)
-target_link_libraries(test_sim_mpi PRIVATE gc_modes gc_check)
-foreach(np 2 3)
-  add_test(NAME test_sim_mpi_np${np}
-           COMMAND ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np} $<TARGET_FILE:test_sim_mpi>)
-  set_tests_properties(test_sim_mpi_np${np} PROPERTIES
-    LABELS mpi TIMEOUT 120 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
-endforeach()
+gc_add_mpi_test(test_sim_mpi 120)
 
 # Whole runs of galaxy on 1, 2 and 3 ranks (tests/mpi/test_mpi_runs.sh says what each checks).
 add_executable(compare_bodies mpi/compare_bodies.c)

@@ -12,17 +12,24 @@ static double value(size_t i, int k) { return 1000.0 * (double)i + (double)k + 0
 
 /* Each rank fills only its own part (the others' hold -1); after the exchange every rank
  * must hold every part, wherever gc_comm_range puts it, zero-sized parts included. */
+/* Each rank's share of n items as gc_comm_range splits them: counts and offsets. */
+static void rank_layout(const struct gc_comm *c, size_t n, size_t *counts, size_t *displs)
+{
+    for (int r = 0; r < c->size; r++) {
+        size_t i0, i1;
+        gc_comm_range(n, c->size, r, &i0, &i1);
+        displs[r] = i0;
+        counts[r] = i1 - i0;
+    }
+}
+
 static void check_allgatherv(struct gc_comm *c, size_t n, int split)
 {
     size_t *counts = malloc((size_t)c->size * sizeof *counts);
     size_t *displs = malloc((size_t)c->size * sizeof *displs);
     double *buf = malloc(3 * (n ? n : 1) * sizeof *buf);
     size_t i0, i1;
-    for (int r = 0; r < c->size; r++) {
-        gc_comm_range(n, c->size, r, &i0, &i1);
-        displs[r] = i0;
-        counts[r] = i1 - i0;
-    }
+    rank_layout(c, n, counts, displs);
     gc_comm_range(n, c->size, c->rank, &i0, &i1);
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
@@ -50,11 +57,7 @@ static void check_gatherv(struct gc_comm *c, int root)
     const size_t n = 11;
     size_t counts[64], displs[64], i0, i1;
     float buf[11];
-    for (int r = 0; r < c->size; r++) {
-        gc_comm_range(n, c->size, r, &i0, &i1);
-        displs[r] = i0;
-        counts[r] = i1 - i0;
-    }
+    rank_layout(c, n, counts, displs);
     gc_comm_range(n, c->size, c->rank, &i0, &i1);
     for (size_t i = 0; i < n; i++)
         buf[i] = i >= i0 && i < i1 ? (float)i : -1.0f;

@@ -4,7 +4,9 @@ bench/hermite_device.sh (galaxy-bench --t-end ... --report-every 0.25 rows), and
 time per block step against the active count from bench/hermite_blocks output.
 
 Usage: python3 bench/hermite_table2.py DIR [plot.png]
-DIR holds h4_double.txt (+ h4_double_524288.txt), h6.txt (+ h6_262144.txt), blocks_65536.txt.
+DIR holds the stage logs of bench/hermite_device.sh: h4.txt + h4big.txt, h6.txt + h6big.txt,
+blocks.txt (the first run's folder names them h4_double.txt, h4_double_524288.txt, h6.txt,
+h6_262144.txt, blocks_65536.txt; either set is read).
 Interval t = 0.25 -> 0.5: seconds, block steps and interactions are differences of the two
 rows (the rows' wall column excludes the energy measurements); dE is relative to E(0.25).
 """
@@ -107,10 +109,11 @@ def plot(blocks_path, png):
 if __name__ == "__main__":
     d = Path(sys.argv[1])
     print("hermite4 (double kernel)\n")
-    print(table([d / "h4_double.txt", d / "h4_double_524288.txt"]))
+    print(table([d / "h4_double.txt", d / "h4_double_524288.txt", d / "h4.txt", d / "h4big.txt"]))
     print("\nhermite6 (double kernel)\n")
-    print(table([d / "h6.txt", d / "h6_262144.txt"]))
+    print(table([d / "h6.txt", d / "h6_262144.txt", d / "h6big.txt"]))
     print("\nhermite4, mixed kernel (GC_CUDA_HERMITE=mixed)\n")
     print(table([d / "h4_mixed.txt"]))
     if len(sys.argv) > 2:
-        plot(d / "blocks_65536.txt", sys.argv[2])
+        first = d / "blocks_65536.txt"
+        plot(first if first.exists() else d / "blocks.txt", sys.argv[2])

@@ -136,6 +136,30 @@ int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
 int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                      int *blocks, void *stream);
 
+/* ---- The picture drawn on the compute units (raster.cu) ---- */
+
+#define GC_LIGHT_LEVELS 5 /* glow pyramid levels below the picture (the glow reads 2..5) */
+struct gc_light_job;      /* light_job.h */
+
+/* Device buffers of the picture; the backend owns them (backend_cuda_light.c). */
+struct gc_cuda_light {
+    float *light;          /* gc_cuda_light_floats(w, h): w x h float4 light, then levels 1..5 */
+    float *big;            /* 2 float4 per sprite too large for one thread; room for n */
+    int *nbig;             /* how many of them this picture has */
+    float *meter;          /* block maxima (job->meter_block); NULL = no metering */
+    unsigned char *image;  /* w x h RGBA8 (the mapped GL pixel buffer); NULL = meter only */
+    const float *pos, *vel; /* n float4: the state handed to the renderer */
+    const unsigned char *tag; /* n tags */
+    int n;
+};
+
+/* Floats of the light buffer with its glow levels for a w x h picture. */
+size_t gc_cuda_light_floats(int w, int h);
+/* Clears the light, splats the bodies, meters it (when job->meter_block and d->meter) and,
+ * unless job->meter_sync, builds the glow levels and tone-maps into d->image. */
+int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct gc_light_job *job,
+                         int sm_count, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

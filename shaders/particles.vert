@@ -4,7 +4,7 @@
 #version 330 core
 
 layout(location = 0) in vec4 a_pos;   // x, y, z, mass
-layout(location = 1) in vec4 a_vel;   // vx, vy, vz, 0
+layout(location = 1) in vec4 a_vel;   // vx, vy, vz, Hermite time-step level (else 0)
 layout(location = 2) in uint a_tag;   // GC_TAG(galaxy, component)
 
 uniform mat4 u_view;
@@ -12,7 +12,8 @@ uniform mat4 u_proj;
 uniform float u_size;        // sprite diameter in pixels at distance u_ref_dist
 uniform float u_ref_dist;    // distance at which a sprite is u_size pixels wide and has u_flux
 uniform int u_attenuate;     // 1 = size shrinks with distance (sprites), 0 = fixed (points)
-uniform int u_color_mode;    // 0 stellar, 1 galaxy, 2 component, 3 velocity, 4 speed, 5 plain
+uniform int u_color_mode;    // 0 stellar, 1 galaxy, 2 component, 3 velocity, 4 speed,
+                             // 5 time-step level, 6 plain
 uniform float u_speed_scale; // speed mapped to the top of the colour ramp
 uniform vec3 u_light;        // light per unit mass of disk, bulge, halo bodies; 0 = not drawn
 uniform float u_flux;        // light per unit mass on screen, framebuffer units
@@ -77,6 +78,9 @@ void main()
         c = s > 0.0 ? 0.5 + 0.5 * v / s : vec3(0.5);
     } else if (u_color_mode == 4) {
         c = ramp(length(a_vel.xyz) / u_speed_scale);
+    } else if (u_color_mode == 5) {
+        // Step dt_max / 2^level: long steps blue, 16 halvings and more white.
+        c = ramp(a_vel.w / 16.0);
     } else {
         c = vec3(0.7, 0.75, 1.0);
     }

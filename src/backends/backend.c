@@ -179,6 +179,16 @@ enum gc_status gc_backend_sync(struct gc_backend *b)
     return b->iface->sync ? b->iface->sync(b) : GC_OK;
 }
 
+int gc_backend_has_render_light(const struct gc_backend *b)
+{
+    return b && b->iface->render_light != NULL;
+}
+
+enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job *job)
+{
+    return b->iface->render_light ? b->iface->render_light(b, job) : GC_ERR_UNSUPPORTED;
+}
+
 enum gc_status gc_backend_render_detach(struct gc_backend *b)
 {
     return b->iface->render_detach ? b->iface->render_detach(b) : GC_OK;

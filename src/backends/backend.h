@@ -8,6 +8,7 @@
 
 #include "bodies.h"
 #include "hermite_body.h"
+#include "light_job.h"
 #include "render_buffer.h"
 #include "status.h"
 
@@ -133,6 +134,11 @@ struct gc_backend_iface {
     /* optional: forget GL buffers registered by export_positions; the renderer calls it
      * before deleting them. NULL = the backend never registers GL buffers */
     enum gc_status (*render_detach)(struct gc_backend *b);
+    /* optional: draws the state of the latest export_positions (made with device_light) as
+     * the picture `job` describes, into its GL pixel buffer, and meters it; the renderer's
+     * GL context must be current. NULL = the renderer draws with GL. GC_ERR_UNSUPPORTED
+     * when it cannot here (no interop): the renderer then draws with GL. */
+    enum gc_status (*render_light)(struct gc_backend *b, struct gc_light_job *job);
     void (*destroy)(struct gc_backend *b);
 };
 
@@ -176,6 +182,10 @@ enum gc_status gc_backend_export_positions(struct gc_backend *b, struct gc_rende
 enum gc_status gc_backend_potential(struct gc_backend *b, float eps2, double *w);
 enum gc_status gc_backend_sync(struct gc_backend *b);
 enum gc_status gc_backend_render_detach(struct gc_backend *b);
+/* 1 when the backend can draw pictures itself (render_light). */
+int gc_backend_has_render_light(const struct gc_backend *b);
+/* GC_ERR_UNSUPPORTED when the backend has no render_light. */
+enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job *job);
 /* Accelerations of the bodies `in` as this backend computes them, written to out->vel
  * (xyz; out allocated with in->n bodies). Uploads `in` with zero velocities, then one
  * accel and one kick of dt = 1 leave v = a exactly (a * 1 + 0), read back with download:

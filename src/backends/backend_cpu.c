@@ -173,6 +173,8 @@ static enum gc_status cpu_export(struct gc_backend *b, struct gc_render_buffer *
             dst->h_vel[4 * i + 2] = c->vz[i];
             dst->h_vel[4 * i + 3] = 0.0f;
         }
+    if (dst->h_vel && c->h) /* Hermite: each body's time-step level, for colouring */
+        gc_cpu_hermite_levels(c, dst->h_vel);
     dst->written_to_vbo = 0;
     return GC_OK;
 }

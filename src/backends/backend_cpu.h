@@ -45,6 +45,8 @@ enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermi
                                      size_t count);
 /* Download of the view in double (pos64/vel64/mass64 of dst when present) and levels in vel.w. */
 void gc_cpu_hermite_download(const struct cpu_ctx *c, struct gc_bodies *dst);
+/* Each body's time-step level into vel4[4 i + 3] (n float4), as the CUDA view writes it. */
+void gc_cpu_hermite_levels(const struct cpu_ctx *c, float *vel4);
 /* The range's share of the potential energy of the view, in double, self-pairs skipped. */
 enum gc_status gc_cpu_hermite_potential(const struct cpu_ctx *c, double *w);
 void gc_cpu_hermite_free(struct cpu_ctx *c);

@@ -363,6 +363,13 @@ enum gc_status gc_cpu_hermite_view(struct gc_backend *b, int64_t t)
     return GC_OK;
 }
 
+void gc_cpu_hermite_levels(const struct cpu_ctx *c, float *vel4)
+{
+    const struct cpu_hermite *h = c->h;
+    for (size_t i = 0; i < h->n; i++)
+        vel4[4 * i + 3] = (float)h->level[i];
+}
+
 void gc_cpu_hermite_download(const struct cpu_ctx *c, struct gc_bodies *dst)
 {
     const struct cpu_hermite *h = c->h;

@@ -64,6 +64,7 @@ static enum gc_status cuda_upload(struct gc_backend *b, const struct gc_bodies *
     GC_CUDA_TRY(cudaSetDevice(c->device));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
     gc_cuda_hermite_free(c); /* new bodies: any Hermite state is stale */
+    gc_cuda_light_bodies_changed(c);
     if (n > c->cap) {
         free_device(c);
         GC_CUDA_TRY(cudaMalloc((void **)&c->d_pos, bytes));
@@ -269,6 +270,8 @@ static enum gc_status cuda_export(struct gc_backend *b, struct gc_render_buffer 
         gc_log_error("cuda backend: render buffer holds %zu bodies, %zu needed", dst->n, c->n);
         return GC_ERR_INVALID;
     }
+    if (dst->device_light)
+        return gc_cuda_light_handover(c);
 #ifdef GC_CUDA_GL_INTEROP
     if (dst->vbo_pos && !c->no_interop && !c->interop_failed)
         return export_interop(c, dst);
@@ -280,8 +283,10 @@ static enum gc_status cuda_render_detach(struct gc_backend *b)
 {
 #ifdef GC_CUDA_GL_INTEROP
     struct cuda_ctx *c = b->ctx;
+    enum gc_status st;
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    return detach(c);
+    st = gc_cuda_light_detach(c);
+    return detach(c) == GC_OK ? st : GC_ERR_CUDA;
 #else
     (void)b;
     return GC_OK;
@@ -364,6 +369,7 @@ static void cuda_destroy(struct gc_backend *b)
         detach(c);
 #endif
         gc_cuda_hermite_free(c);
+        gc_cuda_light_free(c);
         free_device(c);
         for (int k = 0; k < 2; k++)
             if (c->ev[k])
@@ -404,6 +410,7 @@ static const struct gc_backend_iface cuda_iface = {
     .repeat = gc_cuda_hermite_repeat,
     .device_name = cuda_device_name,
     .render_detach = cuda_render_detach,
+    .render_light = gc_cuda_render_light,
     .destroy = cuda_destroy,
 };
 

@@ -22,6 +22,7 @@
     } while (0)
 
 struct cuda_hermite;
+struct cuda_light;
 
 struct cuda_ctx {
     int device;                   /* CUDA device index; default 0 */
@@ -44,7 +45,16 @@ struct cuda_ctx {
     unsigned vbo[2];               /* the GL names they were registered from */
     int interop_failed;            /* registration failed once: host copies from then on */
     struct cuda_hermite *herm;     /* Hermite state; NULL until hermite_init */
+    struct cuda_light *light;      /* the picture drawn on the device; NULL until first used */
 };
+
+/* The picture on the device (backend_cuda_light.c): render_light, the hand-over of the
+ * state to draw (export_positions with device_light), GL buffer release, cleanup. */
+enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *job);
+enum gc_status gc_cuda_light_handover(struct cuda_ctx *c);
+void gc_cuda_light_bodies_changed(struct cuda_ctx *c);
+enum gc_status gc_cuda_light_detach(struct cuda_ctx *c);
+void gc_cuda_light_free(struct cuda_ctx *c);
 
 /* The Hermite slots (backend_cuda_hermite.c). */
 enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,

@@ -162,6 +162,11 @@ static const struct option options[] = {
      "exposure EV, in stops (the HUD shows the metered EV)"},
     {"--no-bloom", NULL, NULL, GALAXY, S_WINDOW, K_FLAG, OFF(no_bloom), 0, 0, NULL, 0, NULL,
      "no glow around bright regions"},
+    {"--raster", NULL, "auto|gl|cuda", GALAXY, S_WINDOW, K_CHOICE, OFF(raster), 0, 0,
+     "auto|gl|cuda", 0, NULL,
+     "who draws the bodies, glow and tone map: cuda (kernels on the GPU's\n"
+     "compute units; GL only shows the picture), gl (OpenGL shaders) or auto\n"
+     "(default: cuda with the CUDA backend and interop, else gl)"},
     {"--record", NULL, "FILE.mp4", GALAXY, S_WINDOW, K_STRING, OFF(record), 0, 0, NULL, 0, NULL,
      "record the drawn frames as an H.264 movie (window or --headless;\n"
      "headless: frame k of the movie is frame k of the run)"},
@@ -523,6 +528,7 @@ void gc_cli_defaults(struct gc_options *o)
     o->params.eps = NAN;
     o->substeps = 0; /* auto in the window, 1 in --headless */
     o->backend = "auto";
+    o->raster = "auto";
     o->device = -1; /* the local rank under mpirun, else 0 (gc_cli_device) */
     o->frames = 300;
     o->screenshot_dir = ".";

@@ -74,6 +74,7 @@ struct gc_options {
     /* viewer: picture, movies, camera */
     double exposure;           /* --exposure EV: fixed exposure, log2 of the multiplier; NAN = auto (default) */
     int no_bloom;              /* --no-bloom: no glow around bright regions */
+    const char *raster;        /* --raster auto|gl|cuda: who draws the picture; default "auto" */
     const char *record;        /* --record FILE.mp4: H.264 movie of the drawn frames; NULL = none */
     unsigned fps;              /* --fps K: movie frame rate, and headless frame duration 1/K; default 60 */
     int paused;                /* --paused: start paused; headless draws without stepping */

@@ -69,6 +69,7 @@ struct gc_app {
     int gl_ready;                    /* 1 while renderer, post and HUD GL objects exist */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
     unsigned target_fbo;             /* where the picture goes: 0 = window, else the EGL FBO */
+    int device_light;                /* the backend draws the picture (--raster cuda); GL shows it */
     unsigned auto_steps;             /* steps per frame chosen by --substeps auto; starts at 1 */
     int auto_settled;                /* the last timing left auto_steps as it was */
     int frame_open;                  /* the pacer's begin_frame was called for this frame */
@@ -185,6 +186,30 @@ static void fit_home(struct gc_app *a)
     free(p);
 }
 
+/* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
+ * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
+ * by the GL shaders. */
+static enum gc_status choose_raster(struct gc_app *a)
+{
+    const char *want = a->opt->raster ? a->opt->raster : "auto";
+    int can = gc_backend_has_render_light(a->backend) && !a->opt->no_interop &&
+              a->sim.comm->size == 1;
+    if (strcmp(want, "gl") == 0 || (!can && strcmp(want, "auto") == 0)) {
+        a->device_light = 0;
+    } else if (!can) {
+        gc_log_error("--raster cuda needs the CUDA backend with CUDA-GL interop on one rank "
+                     "(backend %s%s); --raster gl draws with OpenGL", a->backend->iface->name,
+                     a->opt->no_interop ? ", --no-interop given" : "");
+        return GC_ERR_INVALID;
+    } else {
+        a->device_light = 1;
+        gc_log_info("renderer: sprites, glow and tone map drawn by CUDA kernels; GL shows the "
+                    "picture (--raster gl: OpenGL shaders)");
+    }
+    a->render.buf.device_light = a->device_light;
+    return GC_OK;
+}
+
 static enum gc_status gl_init(struct gc_app *a)
 {
     enum gc_status st = gc_shader_find_dir(a->shader_dir, sizeof a->shader_dir);
@@ -206,7 +231,7 @@ static enum gc_status gl_init(struct gc_app *a)
     }
     gc_pacer_init(&a->pacer, &gc_pacer_gl_ops, 0);
     a->gl_ready = 1;
-    return GC_OK;
+    return choose_raster(a);
 }
 
 static void gl_teardown(struct gc_app *a)
@@ -217,6 +242,8 @@ static void gl_teardown(struct gc_app *a)
     gc_pacer_drain(&a->pacer);
     gc_pacer_free(&a->pacer);
     gc_hud_destroy(&a->hud);
+    /* The backend lets go of the picture's pixel buffer before GL deletes it. */
+    (void)gc_backend_render_detach(a->backend);
     gc_post_destroy(&a->post);
     gc_render_destroy(&a->render, a->backend);
     a->gl_ready = 0;
@@ -499,18 +526,102 @@ static void draw_overlays(struct gc_app *a)
         gc_overlay_help(&a->hud, a->fb_w, a->fb_h);
 }
 
-/* One picture: bodies as light into the float buffer, metered, tone-mapped to the target,
- * text on top. */
+/* The metered white level into the exposure (white < 0: none this frame). */
+static void expose(struct gc_app *a, float white)
+{
+    gc_exposure_update(&a->exposure, white, a->frame_dt);
+    if (a->frames_drawn == 0 && a->exposure.metered && white > 0.0f)
+        gc_log_info("exposure: auto, EV %+.2f at the first frame (--exposure %.2f fixes it)",
+                    a->exposure.ev, a->exposure.ev);
+}
+
+/* The picture drawn by the backend (render_light) into a pixel buffer that GL copies to the
+ * target. The first frames meter their own picture first, as the GL path does. */
+static enum gc_status draw_on_device(struct gc_app *a, const float view[16], const float proj[16])
+{
+    struct gc_light_job job;
+    enum gc_status st;
+    unsigned pbo;
+    /* A new size makes a new pixel buffer: the backend lets go of the old one first. */
+    if (a->fb_w != a->post.w || a->fb_h != a->post.h) {
+        st = gc_backend_render_detach(a->backend);
+        if (st != GC_OK)
+            return st;
+    }
+    pbo = gc_post_image_buffer(&a->post, a->fb_w, a->fb_h);
+    if (!pbo)
+        return GC_ERR_GL;
+    memset(&job, 0, sizeof job);
+    gc_render_light_job(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a),
+                        a->initial->tag, &job);
+    job.pbo = pbo;
+    job.tone_k = GC_TONE_K;
+    job.glow = a->glow ? GC_POST_GLOW : 0.0f;
+    if (!a->exposure.manual && !a->exposure.metered) {
+        job.meter_block = GC_POST_METER_BLOCK;
+        job.meter = a->post.meter;
+        job.meter_sync = 1;
+        st = gc_backend_render_light(a->backend, &job);
+        if (st != GC_OK)
+            return st;
+        expose(a, gc_post_white(&a->post));
+        job.meter_sync = 0;
+    } else if (!a->exposure.manual) {
+        job.meter_block = GC_POST_METER_BLOCK;
+        job.meter = a->post.meter;
+    }
+    job.exposure = gc_exposure_scale(&a->exposure);
+    st = gc_backend_render_light(a->backend, &job);
+    if (st != GC_OK)
+        return st;
+    if (job.meter && !job.meter_sync)
+        expose(a, job.meter_ready ? gc_post_white(&a->post) : -1.0f);
+    return gc_post_show_image(&a->post, a->target_fbo);
+}
+
+/* The GL path: bodies as light into the float buffer, metered, tone-mapped to the target. */
+static enum gc_status draw_with_gl(struct gc_app *a, const float view[16], const float proj[16])
+{
+    float white = -1.0f;
+    enum gc_status st = gc_post_begin(&a->post, a->fb_w, a->fb_h);
+    if (st != GC_OK)
+        return st;
+    gc_render_draw(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a));
+    if (!a->exposure.manual) {
+        /* The first frames wait for their own metering, so even frame 1 is exposed right. */
+        st = gc_post_meter(&a->post, !a->exposure.metered, &white);
+        if (st == GC_OK) /* a failed metering is logged; the picture keeps its exposure */
+            expose(a, white);
+    }
+    gc_post_finish(&a->post, a->target_fbo, gc_exposure_scale(&a->exposure), a->glow);
+    return GC_OK;
+}
+
+/* One picture: the bodies as light, metered and tone-mapped into the target (by the backend
+ * or by GL), text on top. */
 static void draw(struct gc_app *a)
 {
-    float view[16], proj[16], white = -1.0f;
-    enum gc_status st;
+    float view[16], proj[16];
+    enum gc_status st = GC_OK;
     if (gc_director_following(&a->director))
         update_track(a, 0);
     a->track_age++;
     gc_director_update(&a->director, a->track_ok ? &a->track : NULL, gc_sim_time_myr(&a->sim),
                        a->frame_dt, &a->camera);
-    st = gc_post_begin(&a->post, a->fb_w, a->fb_h);
+    gc_camera_view(&a->camera, view);
+    gc_camera_projection(&a->camera, (float)a->fb_w / (float)(a->fb_h > 0 ? a->fb_h : 1), proj);
+    if (a->device_light) {
+        st = draw_on_device(a, view, proj);
+        if (st == GC_ERR_UNSUPPORTED && strcmp(a->opt->raster, "cuda") != 0) {
+            /* auto: interop refused here; GL draws from now on (the VBOs get the state). */
+            gc_log_warn("renderer: the backend cannot draw the picture here; GL draws it");
+            a->device_light = 0;
+            a->render.buf.device_light = 0;
+            st = export_frame(a);
+        }
+    }
+    if (!a->device_light && st == GC_OK)
+        st = draw_with_gl(a, view, proj);
     if (st != GC_OK) {
         fail(a, st, "drawing");
         glBindFramebuffer(GL_FRAMEBUFFER, a->target_fbo);
@@ -518,19 +629,6 @@ static void draw(struct gc_app *a)
         glClear(GL_COLOR_BUFFER_BIT);
         return;
     }
-    gc_camera_view(&a->camera, view);
-    gc_camera_projection(&a->camera, (float)a->fb_w / (float)(a->fb_h > 0 ? a->fb_h : 1), proj);
-    gc_render_draw(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a));
-    if (!a->exposure.manual) {
-        /* The first frames wait for their own metering, so even frame 1 is exposed right. */
-        st = gc_post_meter(&a->post, !a->exposure.metered, &white);
-        if (st == GC_OK)
-            gc_exposure_update(&a->exposure, white, a->frame_dt);
-        if (st == GC_OK && a->frames_drawn == 0 && a->exposure.metered)
-            gc_log_info("exposure: auto, EV %+.2f at the first frame (--exposure %.2f fixes "
-                        "it)", a->exposure.ev, a->exposure.ev);
-    }
-    gc_post_finish(&a->post, a->target_fbo, gc_exposure_scale(&a->exposure), a->glow);
     draw_overlays(a);
 }
 
@@ -758,7 +856,11 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
     case 'n': case 'N': if (a->paused) a->step_once = 1; break;
     case 'r': case 'R': reset(a); break;
     case 'd': case 'D': a->render.draw_mode = (a->render.draw_mode + 1) % GC_DRAW_COUNT; break;
-    case 'c': case 'C': a->render.color_mode = (a->render.color_mode + 1) % GC_COLOR_COUNT; break;
+    case 'c': case 'C':
+        a->render.color_mode = (a->render.color_mode + 1) % GC_COLOR_COUNT;
+        if (a->render.color_mode == GC_COLOR_LEVEL && !block_steps(a)) /* one shared step */
+            a->render.color_mode = (a->render.color_mode + 1) % GC_COLOR_COUNT;
+        break;
     case 'm': case 'M':
         a->render.halo_view = (a->render.halo_view + 1) % GC_HALO_COUNT;
         gc_log_info("showing %s", gc_render_halo_view_name(a->render.halo_view));

@@ -5,13 +5,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "light_job.h"
+
 float gc_tone_curve(float v)
 {
-    if (!(v > 0.0f))
-        return 0.0f; /* also NaN */
-    if (v >= 1.0f)
-        return 1.0f;
-    return logf(1.0f + GC_TONE_K * v) / logf(1.0f + GC_TONE_K);
+    return gc_light_tone(v, GC_TONE_K); /* the formula the CUDA tone map uses too */
 }
 
 void gc_exposure_init(struct gc_exposure *e, int manual, float ev)

@@ -10,8 +10,6 @@
 #include "log.h"
 #include "shader.h"
 
-/* Strength of the glow: ~10% of a core's light spread over tens of pixels around it. */
-#define GLOW 0.12f
 /* Mip levels the glow reads (tonemap.frag uses 2..5). */
 #define GLOW_LEVELS 5
 
@@ -22,6 +20,8 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir)
     st = gc_shader_load_pair(shader_dir, "fullscreen", "tonemap", &p->prog_tone);
     if (st == GC_OK)
         st = gc_shader_load_pair(shader_dir, "fullscreen", "meter", &p->prog_meter);
+    if (st == GC_OK)
+        st = gc_shader_load_pair(shader_dir, "fullscreen", "show", &p->prog_show);
     if (st != GC_OK) {
         gc_post_destroy(p);
         return st;
@@ -31,6 +31,7 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir)
     p->loc_k = glGetUniformLocation(p->prog_tone, "u_k");
     p->loc_tone_hdr = glGetUniformLocation(p->prog_tone, "u_hdr");
     p->loc_meter_hdr = glGetUniformLocation(p->prog_meter, "u_hdr");
+    p->loc_show_img = glGetUniformLocation(p->prog_show, "u_img");
     glGenVertexArrays(1, &p->vao);
     glGenFramebuffers(1, &p->fbo);
     glGenFramebuffers(1, &p->meter_fbo);
@@ -38,8 +39,18 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir)
     return GC_OK;
 }
 
+static void free_image(struct gc_post *p)
+{
+    if (p->img_tex)
+        glDeleteTextures(1, &p->img_tex);
+    if (p->img_pbo)
+        glDeleteBuffers(1, &p->img_pbo);
+    p->img_tex = p->img_pbo = 0;
+}
+
 static void free_targets(struct gc_post *p)
 {
+    free_image(p);
     if (p->tex)
         glDeleteTextures(1, &p->tex);
     if (p->meter_tex)
@@ -186,11 +197,64 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
     glUseProgram(p->prog_tone);
     glUniform1i(p->loc_tone_hdr, 0);
     glUniform1f(p->loc_exposure, exposure);
-    glUniform1f(p->loc_glow, glow ? GLOW : 0.0f);
+    glUniform1f(p->loc_glow, glow ? GC_POST_GLOW : 0.0f);
     glUniform1f(p->loc_k, GC_TONE_K);
     draw_triangle(p);
     glUseProgram(0);
     glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+unsigned gc_post_image_buffer(struct gc_post *p, int w, int h)
+{
+    if ((w != p->w || h != p->h) && make_targets(p, w, h) != GC_OK)
+        return 0;
+    if (p->img_pbo)
+        return p->img_pbo;
+    glGenBuffers(1, &p->img_pbo);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glGenTextures(1, &p->img_tex);
+    glBindTexture(GL_TEXTURE_2D, p->img_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("renderer: no %dx%d RGBA8 picture buffer", w, h);
+        free_image(p);
+        return 0;
+    }
+    return p->img_pbo;
+}
+
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target)
+{
+    glActiveTexture(GL_TEXTURE0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
+    glBindTexture(GL_TEXTURE_2D, p->img_tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p->w, p->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    /* A full-screen pass, not a blit: a blit may not write a multisampled target. */
+    glBindFramebuffer(GL_FRAMEBUFFER, target);
+    glViewport(0, 0, p->w, p->h);
+    glDisable(GL_BLEND);
+    glUseProgram(p->prog_show);
+    glUniform1i(p->loc_show_img, 0);
+    draw_triangle(p);
+    glUseProgram(0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("renderer: showing the %dx%d picture failed", p->w, p->h);
+        return GC_ERR_GL;
+    }
+    return GC_OK;
+}
+
+float gc_post_white(struct gc_post *p)
+{
+    return gc_exposure_meter(p->meter, (size_t)p->mw * (size_t)p->mh, p->scratch);
 }
 
 void gc_post_destroy(struct gc_post *p)
@@ -208,5 +272,7 @@ void gc_post_destroy(struct gc_post *p)
         glDeleteProgram(p->prog_tone);
     if (p->prog_meter)
         glDeleteProgram(p->prog_meter);
+    if (p->prog_show)
+        glDeleteProgram(p->prog_show);
     memset(p, 0, sizeof *p);
 }

@@ -11,20 +11,26 @@ extern "C" {
 
 #define GC_POST_METER_BLOCK 8 /* pixels per side of a metering block (shaders/meter.frag) */
 #define GC_POST_METER_RING 3  /* metering readbacks in flight: read the one of 2 frames ago */
+/* Strength of the glow: ~10% of a core's light spread over tens of pixels around it. */
+#define GC_POST_GLOW 0.12f
 
 struct gc_post {
     unsigned fbo, tex;              /* light buffer: RGBA32F texture (mipmaps for the glow) */
     unsigned meter_fbo, meter_tex;  /* block maxima, R32F, one texel per 8x8 block */
     unsigned pbo[GC_POST_METER_RING]; /* metering readbacks, read GC_POST_METER_RING-1 frames late */
-    unsigned prog_tone, prog_meter, vao; /* full-screen passes (the VAO is empty: core profile needs one) */
-    int loc_exposure, loc_glow, loc_k, loc_tone_hdr, loc_meter_hdr;
+    unsigned prog_tone, prog_meter, prog_show, vao; /* full-screen passes (the VAO is empty:
+                                                     * core profile needs one) */
+    int loc_exposure, loc_glow, loc_k, loc_tone_hdr, loc_meter_hdr, loc_show_img;
     int w, h;                       /* light buffer size, pixels */
     int mw, mh;                     /* metering grid, blocks */
     unsigned queued;                /* metering readbacks issued since the last resize */
     float *meter, *scratch;         /* mw * mh floats each: block maxima, selection scratch */
+    /* A picture finished elsewhere (a backend's render_light): RGBA8 pixel buffer and the
+     * texture it is copied to; made on first use. */
+    unsigned img_pbo, img_tex;
 };
 
-/* Compiles the passes from shader_dir (fullscreen.vert, tonemap.frag, meter.frag). The
+/* Compiles the passes from shader_dir (fullscreen.vert, tonemap.frag, meter.frag, show.frag). The
  * buffers are made by the first gc_post_begin. Needs a current GL 3.3 context. */
 enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir);
 /* Binds the light buffer of w x h pixels (made or resized as needed) and clears it: draw
@@ -39,6 +45,14 @@ enum gc_status gc_post_meter(struct gc_post *p, int sync, float *white);
  * with light multiplied by `exposure`, with the glow when `glow` is set. Leaves `target`
  * bound. */
 void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow);
+/* For pictures drawn by the backend: sizes the buffers for w x h (as gc_post_begin, without
+ * binding or clearing) and gives the name of the GL pixel buffer of w * h RGBA8 pixels the
+ * picture goes into (0 on failure, logged). */
+unsigned gc_post_image_buffer(struct gc_post *p, int w, int h);
+/* Copies that pixel buffer into framebuffer `target` (left bound). */
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target);
+/* White level of the block maxima in p->meter (gc_exposure_meter over mw * mh blocks). */
+float gc_post_white(struct gc_post *p);
 void gc_post_destroy(struct gc_post *p);
 
 #ifdef __cplusplus

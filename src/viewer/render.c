@@ -124,7 +124,7 @@ struct gc_render_buffer *gc_render_target(struct gc_render *r)
 enum gc_status gc_render_upload(struct gc_render *r)
 {
     GLsizeiptr bytes = (GLsizeiptr)(r->buf.n * 4 * sizeof(float));
-    if (r->buf.written_to_vbo)
+    if (r->buf.written_to_vbo || r->buf.device_light)
         return GC_OK;
     glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_pos);
     glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, r->buf.h_pos);
@@ -138,12 +138,53 @@ enum gc_status gc_render_upload(struct gc_render *r)
     return GC_OK;
 }
 
+/* The numbers that decide how the bodies look, for the GL shaders and for a backend that
+ * draws the picture itself (gc_render_light_job): one place for both. */
+struct look {
+    int sprite, color_mode;
+    float size, flux, profile;
+    const float *light;
+};
+
+static struct look look_of(const struct gc_render *r, float pixel_scale)
+{
+    struct look k;
+    k.sprite = r->draw_mode != GC_DRAW_POINTS;
+    k.size = (k.sprite ? SPRITE_PX * r->n_size : POINT_PX) * r->size_factor * pixel_scale;
+    k.light = LIGHT[(unsigned)r->halo_view < GC_HALO_COUNT ? r->halo_view : 0];
+    k.color_mode = r->draw_mode == GC_DRAW_PLAIN ? GC_COLOR_COUNT : (int)r->color_mode;
+    /* pixel_scale^2: a body covers that many more pixels on a denser framebuffer, so the
+     * light per pixel (what the eye and the exposure see) stays the same. */
+    k.flux = FLUX * pixel_scale * pixel_scale;
+    k.profile = k.sprite ? SPRITE_PROFILE : 1.0f;
+    return k;
+}
+
+void gc_render_light_job(const struct gc_render *r, const float view[16], const float proj[16],
+                         int fb_w, int fb_h, float pixel_scale, const uint8_t *tag,
+                         struct gc_light_job *job)
+{
+    struct look k = look_of(r, pixel_scale);
+    memcpy(job->view, view, sizeof job->view);
+    memcpy(job->proj, proj, sizeof job->proj);
+    job->w = fb_w;
+    job->h = fb_h;
+    job->size = k.size;
+    job->ref_dist = r->ref_distance;
+    job->attenuate = k.sprite;
+    job->sprite = k.sprite;
+    job->color_mode = k.color_mode;
+    job->speed_scale = r->speed_scale;
+    memcpy(job->light, k.light, sizeof job->light);
+    job->flux = k.flux;
+    job->profile = k.profile;
+    job->tag = tag;
+}
+
 void gc_render_draw(const struct gc_render *r, const float view[16], const float proj[16],
                     int fb_w, int fb_h, float pixel_scale)
 {
-    int sprite = r->draw_mode != GC_DRAW_POINTS;
-    float size = (sprite ? SPRITE_PX * r->n_size : POINT_PX) * r->size_factor * pixel_scale;
-    const float *light = LIGHT[(unsigned)r->halo_view < GC_HALO_COUNT ? r->halo_view : 0];
+    struct look k = look_of(r, pixel_scale);
     glViewport(0, 0, fb_w, fb_h);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
@@ -152,17 +193,15 @@ void gc_render_draw(const struct gc_render *r, const float view[16], const float
     glUseProgram(r->program);
     glUniformMatrix4fv(r->loc_view, 1, GL_FALSE, view);
     glUniformMatrix4fv(r->loc_proj, 1, GL_FALSE, proj);
-    glUniform1f(r->loc_size, size);
+    glUniform1f(r->loc_size, k.size);
     glUniform1f(r->loc_ref_dist, r->ref_distance);
-    glUniform1i(r->loc_attenuate, sprite);
-    glUniform1i(r->loc_sprite, sprite);
-    glUniform1i(r->loc_color_mode, r->draw_mode == GC_DRAW_PLAIN ? 5 : (int)r->color_mode);
+    glUniform1i(r->loc_attenuate, k.sprite);
+    glUniform1i(r->loc_sprite, k.sprite);
+    glUniform1i(r->loc_color_mode, k.color_mode);
     glUniform1f(r->loc_speed_scale, r->speed_scale);
-    glUniform3fv(r->loc_light, 1, light);
-    /* pixel_scale^2: a body covers that many more pixels on a denser framebuffer, so the
-     * light per pixel (what the eye and the exposure see) stays the same. */
-    glUniform1f(r->loc_flux, FLUX * pixel_scale * pixel_scale);
-    glUniform1f(r->loc_profile, sprite ? SPRITE_PROFILE : 1.0f);
+    glUniform3fv(r->loc_light, 1, k.light);
+    glUniform1f(r->loc_flux, k.flux);
+    glUniform1f(r->loc_profile, k.profile);
     glBindVertexArray(r->vao);
     glDrawArrays(GL_POINTS, 0, (GLsizei)r->buf.n);
     glBindVertexArray(0);
@@ -190,7 +229,8 @@ const char *gc_render_draw_mode_name(enum gc_draw_mode m)
 const char *gc_render_color_mode_name(enum gc_color_mode m)
 {
     static const char *const names[GC_COLOR_COUNT] = {"stellar", "galaxy", "component",
-                                                      "velocity direction", "speed"};
+                                                      "velocity direction", "speed",
+                                                      "time-step level"};
     return (unsigned)m < GC_COLOR_COUNT ? names[m] : "?";
 }
 

@@ -28,6 +28,8 @@ enum gc_color_mode {
     GC_COLOR_COMPONENT,   /* disk blue, bulge yellow, halo purple */
     GC_COLOR_VELOCITY,    /* R, G, B from the direction of (vx, vy, vz) */
     GC_COLOR_SPEED,       /* |v| on a blue-to-white ramp */
+    GC_COLOR_LEVEL,       /* Hermite time-step level on the same ramp: blue = dt_max, white =
+                           * dt_max / 2^16 and shorter (vel.w carries the level) */
     GC_COLOR_COUNT
 };
 
@@ -70,6 +72,12 @@ enum gc_status gc_render_upload(struct gc_render *r);
  * depend on N. Does not clear. */
 void gc_render_draw(const struct gc_render *r, const float view[16], const float proj[16],
                     int fb_w, int fb_h, float pixel_scale);
+/* The same picture as gc_render_draw, described for a backend that draws it itself
+ * (gc_backend_render_light): fills the drawing fields of job (matrices, size, colours,
+ * light, tags); the caller sets exposure, glow, tone curve, pixel buffer and metering. */
+void gc_render_light_job(const struct gc_render *r, const float view[16], const float proj[16],
+                         int fb_w, int fb_h, float pixel_scale, const uint8_t *tag,
+                         struct gc_light_job *job);
 /* Reads the bound framebuffer as RGBA rows, bottom row first (w*h*4 bytes). */
 enum gc_status gc_render_read_pixels(int w, int h, uint8_t *rgba);
 /* Names of the modes for the HUD and log. */

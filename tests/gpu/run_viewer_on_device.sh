@@ -14,7 +14,8 @@
 #                       window screenshots, the movie's last frame
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
-# Knobs: PARTS (default "pictures cost ratio hang movie window before-hang"), WIN_SECONDS.
+# Knobs: PARTS (default "raster pictures cost ratio hang movie window before-hang"),
+# WIN_SECONDS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
 # short runs) to check the script itself; its figures mean nothing.
 set -u
@@ -22,7 +23,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/viewer-device.log") 2>&1
-PARTS=${PARTS:-pictures cost ratio hang movie window before-hang}
+PARTS=${PARTS:-raster pictures cost ratio hang movie window before-hang}
 WIN_SECONDS=${WIN_SECONDS:-8}
 if [ "${REHEARSAL:-0}" = 1 ]; then
     BACKEND=cpu NS="1024 2048 4096" NBIG=4096 NRATIO=2048 FRAMES=40 STEPS_T25="--frames 11 --substeps 2"
@@ -104,6 +105,25 @@ headless() {
     return $rc
 }
 
+if want raster && [ "$BACKEND" = cuda ]; then
+step "the same picture from CUDA kernels and from GL (--raster cuda against --raster gl)"
+# Auto exposure: each path meters its own light, so a difference in the light shows twice.
+for scene in "model_8192:-n 8192" "model_81920:-n 81920" "dubinski_81920:--data $DUB" \
+    "model_1048576:-n 1048576" "model_81920_noglow:-n 81920 --no-bloom"; do
+    name=${scene%%:*}
+    for r in gl cuda; do
+        # shellcheck disable=SC2086
+        headless "raster_${name}_$r" 120 after --headless --backend $BACKEND ${scene#*:} \
+            --frames 1 --raster $r --screenshot "$IMG/raster_${name}_$r.png"
+        grep -h "exposure:\|renderer:" "$T/raster_${name}_$r.log"
+    done
+    python3 "$ROOT/tests/gpu/compare_png.py" "$IMG/raster_${name}_gl.png" \
+        "$IMG/raster_${name}_cuda.png" | tee "$T/compare_$name.txt"
+    check "raster-$name-same-picture" "${PIPESTATUS[0]}"
+    result "raster $name: $(head -n 1 "$T/compare_$name.txt" | sed 's/.*png: //')"
+done
+fi
+
 if want pictures; then
 step "before/after: the built-in pair at N = 8192, 81920, 1048576 (t = 0), Dubinski at 450 Myr"
 for n in $NS; do
@@ -134,6 +154,15 @@ for n in $NDRAW; do
         --frames $DRAW_FRAMES --no-bloom
     g=$(fps_of "$T/draw_${n}_noglow.log")
     result "render N=$n: $f frames/s drawing alone ($(calc "1000/$f") ms/frame), without glow $g frames/s ($(calc "1000/$g") ms)"
+    if [ "$BACKEND" = cuda ]; then
+        headless draw_${n}_gl 120 after --headless --backend $BACKEND -n $n --paused \
+            --frames $DRAW_FRAMES --raster gl
+        f=$(fps_of "$T/draw_${n}_gl.log")
+        headless draw_${n}_gl_noglow 120 after --headless --backend $BACKEND -n $n --paused \
+            --frames $DRAW_FRAMES --raster gl --no-bloom
+        g=$(fps_of "$T/draw_${n}_gl_noglow.log")
+        result "render N=$n with --raster gl: $f frames/s ($(calc "1000/$f") ms/frame), without glow $g frames/s ($(calc "1000/$g") ms)"
+    fi
 done
 fi
 
@@ -159,6 +188,7 @@ ratio_run() { # name program options...
 ratio_run ratio_after after
 ratio_run ratio_after_noglow after --no-bloom --exposure 0
 ratio_run ratio_after_no_interop after --no-interop
+[ "$BACKEND" = cuda ] && ratio_run ratio_after_gl after --raster gl
 ratio_run ratio_before before --halo
 grep "frames in flight" "$T/ratio_after.log"
 f=$(fps_of "$T/ratio_after.log")

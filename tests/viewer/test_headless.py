@@ -128,6 +128,13 @@ if os.path.exists(path):
     check(lc > 0.02 and lc >= imgcheck.lit_fraction(img),
           "the cluster fills the middle of the view (%.3f lit)" % lc)
 
+# Pictures drawn by CUDA kernels need the CUDA backend: asked for on the CPU backend, a
+# clear error and exit 2 before anything is drawn.
+p = run(1, os.path.join(tmp, "unused.png"), ["--backend", "cpu", "--raster", "cuda"])
+check(p.raw_rc == 2 and "--raster cuda needs the CUDA backend" in p.stderr and
+      "--raster gl" in p.stderr, "--raster cuda on the CPU backend: exit 2 naming --raster gl "
+      "(exit %d)" % p.raw_rc)
+
 p = run(1, os.path.join(tmp, "no-such-dir", "x.png"))
 check(p.raw_rc == 1 and "cannot write screenshot" in p.stderr,
       "unwritable --screenshot path fails cleanly (exit %d)" % p.raw_rc)

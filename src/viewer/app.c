@@ -70,6 +70,7 @@ struct gc_app {
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
     unsigned target_fbo;             /* where the picture goes: 0 = window, else the EGL FBO */
     int device_light;                /* the backend draws the picture (--raster cuda); GL shows it */
+    int show_mode;                   /* how GL shows it: SHOW_PASS, SHOW_BLIT (GC_PICTURE_SHOW) */
     unsigned auto_steps;             /* steps per frame chosen by --substeps auto; starts at 1 */
     int auto_settled;                /* the last timing left auto_steps as it was */
     int frame_open;                  /* the pacer's begin_frame was called for this frame */
@@ -186,6 +187,26 @@ static void fit_home(struct gc_app *a)
     free(p);
 }
 
+/* GC_PICTURE_SHOW, a benchmark knob for the frame pipeline with --raster cuda: pass (a
+ * full-screen pass copies the picture; default), blit (glBlitFramebuffer), none (the picture
+ * is made but not shown), skip (not even made: the loop's own cost). */
+enum { SHOW_PASS, SHOW_BLIT, SHOW_NONE, SHOW_SKIP };
+
+static int show_mode_from_env(void)
+{
+    static const char *const names[] = {"pass", "blit", "none", "skip"};
+    const char *e = getenv("GC_PICTURE_SHOW");
+    if (!e || !*e)
+        return SHOW_PASS;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(e, names[k]) == 0) {
+            gc_log_warn("GC_PICTURE_SHOW=%s: benchmark setting of the picture's copy to GL", e);
+            return k;
+        }
+    gc_log_warn("GC_PICTURE_SHOW should be pass, blit, none or skip; '%s' ignored", e);
+    return SHOW_PASS;
+}
+
 /* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
  * by the GL shaders. */
@@ -207,6 +228,7 @@ static enum gc_status choose_raster(struct gc_app *a)
                     "picture (--raster gl: OpenGL shaders)");
     }
     a->render.buf.device_light = a->device_light;
+    a->show_mode = a->device_light ? show_mode_from_env() : SHOW_PASS;
     return GC_OK;
 }
 
@@ -571,12 +593,16 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
         job.meter = a->post.meter;
     }
     job.exposure = gc_exposure_scale(&a->exposure);
+    if (a->show_mode == SHOW_SKIP)
+        return GC_OK;
     st = gc_backend_render_light(a->backend, &job);
     if (st != GC_OK)
         return st;
     if (job.meter && !job.meter_sync)
         expose(a, job.meter_ready ? gc_post_white(&a->post) : -1.0f);
-    return gc_post_show_image(&a->post, a->target_fbo);
+    if (a->show_mode == SHOW_NONE)
+        return GC_OK;
+    return gc_post_show_image(&a->post, a->target_fbo, a->show_mode == SHOW_BLIT);
 }
 
 /* The GL path: bodies as light into the float buffer, metered, tone-mapped to the target. */

@@ -41,6 +41,9 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir)
 
 static void free_image(struct gc_post *p)
 {
+    if (p->img_fbo)
+        glDeleteFramebuffers(1, &p->img_fbo);
+    p->img_fbo = 0;
     if (p->img_tex)
         glDeleteTextures(1, &p->img_tex);
     if (p->img_pbo)
@@ -220,6 +223,10 @@ unsigned gc_post_image_buffer(struct gc_post *p, int w, int h)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);
+    glGenFramebuffers(1, &p->img_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, p->img_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p->img_tex, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (glGetError() != GL_NO_ERROR) {
         gc_log_error("renderer: no %dx%d RGBA8 picture buffer", w, h);
         free_image(p);
@@ -228,7 +235,7 @@ unsigned gc_post_image_buffer(struct gc_post *p, int w, int h)
     return p->img_pbo;
 }
 
-enum gc_status gc_post_show_image(struct gc_post *p, unsigned target)
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target, int blit)
 {
     glActiveTexture(GL_TEXTURE0);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
@@ -236,7 +243,19 @@ enum gc_status gc_post_show_image(struct gc_post *p, unsigned target)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p->w, p->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    /* A full-screen pass, not a blit: a blit may not write a multisampled target. */
+    if (blit) {
+        glBindTexture(GL_TEXTURE_2D, 0);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, p->img_fbo);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+        glBlitFramebuffer(0, 0, p->w, p->h, 0, 0, p->w, p->h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, target);
+        if (glGetError() != GL_NO_ERROR) {
+            gc_log_error("renderer: copying the %dx%d picture failed", p->w, p->h);
+            return GC_ERR_GL;
+        }
+        return GC_OK;
+    }
+    /* A full-screen pass: a blit may not write a multisampled target. */
     glBindFramebuffer(GL_FRAMEBUFFER, target);
     glViewport(0, 0, p->w, p->h);
     glDisable(GL_BLEND);

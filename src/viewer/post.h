@@ -27,7 +27,7 @@ struct gc_post {
     float *meter, *scratch;         /* mw * mh floats each: block maxima, selection scratch */
     /* A picture finished elsewhere (a backend's render_light): RGBA8 pixel buffer and the
      * texture it is copied to; made on first use. */
-    unsigned img_pbo, img_tex;
+    unsigned img_pbo, img_tex, img_fbo; /* img_fbo: read framebuffer for a blit */
 };
 
 /* Compiles the passes from shader_dir (fullscreen.vert, tonemap.frag, meter.frag, show.frag). The
@@ -49,8 +49,10 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
  * binding or clearing) and gives the name of the GL pixel buffer of w * h RGBA8 pixels the
  * picture goes into (0 on failure, logged). */
 unsigned gc_post_image_buffer(struct gc_post *p, int w, int h);
-/* Copies that pixel buffer into framebuffer `target` (left bound). */
-enum gc_status gc_post_show_image(struct gc_post *p, unsigned target);
+/* Copies that pixel buffer into framebuffer `target` (left bound): by a full-screen pass
+ * (blit = 0, works on any target) or by glBlitFramebuffer (blit = 1; single-sampled
+ * targets only). */
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target, int blit);
 /* White level of the block maxima in p->meter (gc_exposure_meter over mw * mh blocks). */
 float gc_post_white(struct gc_post *p);
 void gc_post_destroy(struct gc_post *p);

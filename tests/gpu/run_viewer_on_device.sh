@@ -189,6 +189,9 @@ ratio_run ratio_after after
 ratio_run ratio_after_noglow after --no-bloom --exposure 0
 ratio_run ratio_after_no_interop after --no-interop
 [ "$BACKEND" = cuda ] && ratio_run ratio_after_gl after --raster gl
+# SHOW_MODES="pass blit none skip": where the frame's time goes with --raster cuda
+# (GC_PICTURE_SHOW in src/viewer/app.c).
+for m in ${SHOW_MODES:-}; do ratio_run "ratio_after_show_$m" env GC_PICTURE_SHOW="$m" after; done
 ratio_run ratio_before before --halo
 grep "frames in flight" "$T/ratio_after.log"
 f=$(fps_of "$T/ratio_after.log")

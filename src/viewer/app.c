@@ -637,8 +637,9 @@ static void draw(struct gc_app *a)
     gc_camera_view(&a->camera, view);
     gc_camera_projection(&a->camera, (float)a->fb_w / (float)(a->fb_h > 0 ? a->fb_h : 1), proj);
     if (a->device_light) {
+        int forced = a->opt->raster && strcmp(a->opt->raster, "cuda") == 0;
         st = draw_on_device(a, view, proj);
-        if (st == GC_ERR_UNSUPPORTED && strcmp(a->opt->raster, "cuda") != 0) {
+        if (st == GC_ERR_UNSUPPORTED && !forced) {
             /* auto: interop refused here; GL draws from now on (the VBOs get the state). */
             gc_log_warn("renderer: the backend cannot draw the picture here; GL draws it");
             a->device_light = 0;

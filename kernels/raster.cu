@@ -95,6 +95,15 @@ struct spr {
     int i0, i1, j0, j1;
 };
 
+/* The pixels whose centres lie in the sprite's square, clipped to the w x h picture. */
+static __device__ __forceinline__ void clip_bounds(struct spr *q, int w, int h)
+{
+    q->i0 = max(0, (int)ceilf(q->xw - 0.5f * q->s - 0.5f));
+    q->i1 = min(w - 1, (int)floorf(q->xw + 0.5f * q->s - 0.5f));
+    q->j0 = max(0, (int)ceilf(q->yw - 0.5f * q->s - 0.5f));
+    q->j1 = min(h - 1, (int)floorf(q->yw + 0.5f * q->s - 0.5f));
+}
+
 static __device__ __forceinline__ void sprite_pixel(float4 *L, int w, const struct spr &q,
                                                     int sprite, int i, int j)
 {
@@ -132,10 +141,7 @@ static __device__ int project(const lp &P, float4 x, float4 v, unsigned tag, str
     q->xw = (cx / cw * 0.5f + 0.5f) * (float)P.w;
     q->yw = (cy / cw * 0.5f + 0.5f) * (float)P.h;
     q->s = s;
-    q->i0 = max(0, (int)ceilf(q->xw - 0.5f * s - 0.5f));
-    q->i1 = min(P.w - 1, (int)floorf(q->xw + 0.5f * s - 0.5f));
-    q->j0 = max(0, (int)ceilf(q->yw - 0.5f * s - 0.5f));
-    q->j1 = min(P.h - 1, (int)floorf(q->yw + 0.5f * s - 0.5f));
+    clip_bounds(q, P.w, P.h);
     if (q->i0 > q->i1 || q->j0 > q->j1) /* off screen (also NaN positions) */
         return 0;
     float closer = fminf(P.ref_dist / d, 16.0f);
@@ -175,10 +181,7 @@ static __global__ void splat_big(lp P, const float4 *__restrict__ big, const int
         q.yw = a.y;
         q.s = a.z;
         q.c = make_float3(b.x, b.y, b.z);
-        q.i0 = max(0, (int)ceilf(q.xw - 0.5f * q.s - 0.5f));
-        q.i1 = min(P.w - 1, (int)floorf(q.xw + 0.5f * q.s - 0.5f));
-        q.j0 = max(0, (int)ceilf(q.yw - 0.5f * q.s - 0.5f));
-        q.j1 = min(P.h - 1, (int)floorf(q.yw + 0.5f * q.s - 0.5f));
+        clip_bounds(&q, P.w, P.h);
         int bw = q.i1 - q.i0 + 1, area = bw * (q.j1 - q.j0 + 1);
         for (int p = threadIdx.x; p < area; p += blockDim.x)
             sprite_pixel(L, P.w, q, P.sprite, q.i0 + p % bw, q.j0 + p / bw);

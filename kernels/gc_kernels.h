@@ -147,7 +147,9 @@ struct gc_cuda_light {
     float *big;            /* 2 float4 per sprite too large for one thread; room for n */
     int *nbig;             /* how many of them this picture has */
     float *meter;          /* block maxima (job->meter_block); NULL = no metering */
-    unsigned char *image;  /* w x h RGBA8 (the mapped GL pixel buffer); NULL = meter only */
+    unsigned char *image;  /* w x h RGBA8 (the mapped GL pixel buffer), or */
+    unsigned long long surface; /* a surface object of the mapped GL texture or renderbuffer;
+                                 * neither = meter only */
     const float *pos, *vel; /* n float4: the state handed to the renderer */
     const unsigned char *tag; /* n tags */
     int n;
@@ -156,7 +158,7 @@ struct gc_cuda_light {
 /* Floats of the light buffer with its glow levels for a w x h picture. */
 size_t gc_cuda_light_floats(int w, int h);
 /* Clears the light, splats the bodies, meters it (when job->meter_block and d->meter) and,
- * unless job->meter_sync, builds the glow levels and tone-maps into d->image. */
+ * unless job->meter_sync, builds the glow levels and tone-maps into d->image or d->surface. */
 int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct gc_light_job *job,
                          int sm_count, void *stream);
 

@@ -244,10 +244,20 @@ static __device__ float3 sample(const levels &M, int l, float x, float y, int w,
                        w00 * a.z + w10 * b.z + w01 * c.z + w11 * d.z);
 }
 
+/* Into the pixel buffer, or the GL texture's or renderbuffer's array (x in bytes there). */
+static __device__ __forceinline__ void put_pixel(uchar4 *out, cudaSurfaceObject_t surf, int w,
+                                                 int x, int y, uchar4 v)
+{
+    if (surf)
+        surf2Dwrite(v, surf, x * (int)sizeof(uchar4), y);
+    else
+        out[y * w + x] = v;
+}
+
 /* tonemap.frag: light plus glow from levels 2..5, log curve on the largest channel, colour
  * kept, the brightest tenth fading towards white; RGBA8 out. */
 static __global__ void tone(levels M, int w, int h, float exposure, float glow, float k,
-                            uchar4 *out)
+                            uchar4 *out, cudaSurfaceObject_t surf)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w || y >= h)
@@ -272,7 +282,7 @@ static __global__ void tone(levels M, int w, int h, float exposure, float glow, 
     }
     float m = fmaxf(c.x, fmaxf(c.y, c.z));
     if (!(m > 0.0f)) {
-        out[y * w + x] = make_uchar4(0, 0, 0, 255);
+        put_pixel(out, surf, w, x, y, make_uchar4(0, 0, 0, 255));
         return;
     }
     float yv = gc_light_tone(exposure * m, k);
@@ -280,10 +290,10 @@ static __global__ void tone(levels M, int w, int h, float exposure, float glow, 
     float t = fminf(fmaxf((yv - 0.85f) / 0.15f, 0.0f), 1.0f);
     t = 0.35f * t * t * (3.0f - 2.0f * t); /* smoothstep */
     d = make_float3(d.x + (yv - d.x) * t, d.y + (yv - d.y) * t, d.z + (yv - d.z) * t);
-    out[y * w + x] = make_uchar4((unsigned char)(fminf(fmaxf(d.x, 0.0f), 1.0f) * 255.0f + 0.5f),
-                                 (unsigned char)(fminf(fmaxf(d.y, 0.0f), 1.0f) * 255.0f + 0.5f),
-                                 (unsigned char)(fminf(fmaxf(d.z, 0.0f), 1.0f) * 255.0f + 0.5f),
-                                 255);
+    put_pixel(out, surf, w, x, y,
+              make_uchar4((unsigned char)(fminf(fmaxf(d.x, 0.0f), 1.0f) * 255.0f + 0.5f),
+                          (unsigned char)(fminf(fmaxf(d.y, 0.0f), 1.0f) * 255.0f + 0.5f),
+                          (unsigned char)(fminf(fmaxf(d.z, 0.0f), 1.0f) * 255.0f + 0.5f), 255));
 }
 
 extern "C" size_t gc_cuda_light_floats(int w, int h)
@@ -343,7 +353,7 @@ extern "C" int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct 
         int b = job->meter_block, mw = (w + b - 1) / b, mh = (h + b - 1) / b;
         meter<<<(unsigned)((mw * mh + RT - 1) / RT), RT, 0, s>>>(L, w, h, b, d->meter, mw, mh);
     }
-    if (!job->meter_sync && d->image) {
+    if (!job->meter_sync && (d->image || d->surface)) {
         dim3 blk(32, 8);
         if (job->glow > 0.0f)
             for (int l = 1; l <= GC_LIGHT_LEVELS; l++) {
@@ -353,7 +363,7 @@ extern "C" int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct 
             }
         dim3 g((unsigned)((w + 31) / 32), (unsigned)((h + 7) / 8));
         tone<<<g, blk, 0, s>>>(M, w, h, job->exposure, job->glow, job->tone_k,
-                               (uchar4 *)d->image);
+                               (uchar4 *)d->image, (cudaSurfaceObject_t)d->surface);
     }
     return (int)cudaGetLastError();
 }

@@ -189,6 +189,27 @@ enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job
     return b->iface->render_light ? b->iface->render_light(b, job) : GC_ERR_UNSUPPORTED;
 }
 
+int gc_backend_has_frame_fence(const struct gc_backend *b)
+{
+    return b && b->iface->frame_fence && b->iface->frame_wait && b->iface->frame_release;
+}
+
+void *gc_backend_frame_fence(struct gc_backend *b)
+{
+    return gc_backend_has_frame_fence(b) ? b->iface->frame_fence(b) : NULL;
+}
+
+int gc_backend_frame_wait(struct gc_backend *b, void *fence, double timeout_s)
+{
+    return gc_backend_has_frame_fence(b) ? b->iface->frame_wait(b, fence, timeout_s) : -1;
+}
+
+void gc_backend_frame_release(struct gc_backend *b, void *fence)
+{
+    if (gc_backend_has_frame_fence(b))
+        b->iface->frame_release(b, fence);
+}
+
 enum gc_status gc_backend_render_detach(struct gc_backend *b)
 {
     return b->iface->render_detach ? b->iface->render_detach(b) : GC_OK;

@@ -139,6 +139,13 @@ struct gc_backend_iface {
      * GL context must be current. NULL = the renderer draws with GL. GC_ERR_UNSUPPORTED
      * when it cannot here (no interop): the renderer then draws with GL. */
     enum gc_status (*render_light)(struct gc_backend *b, struct gc_light_job *job);
+    /* optional, with render_light: a fence behind the picture queued last, for frame pacing
+     * when GL has no work in a frame (a GL fence would make the GPU switch to GL's context
+     * just to signal it); NULL = failed. frame_wait: 1 passed, 0 not within timeout_s,
+     * -1 failed. */
+    void *(*frame_fence)(struct gc_backend *b);
+    int (*frame_wait)(struct gc_backend *b, void *fence, double timeout_s);
+    void (*frame_release)(struct gc_backend *b, void *fence);
     void (*destroy)(struct gc_backend *b);
 };
 
@@ -186,6 +193,11 @@ enum gc_status gc_backend_render_detach(struct gc_backend *b);
 int gc_backend_has_render_light(const struct gc_backend *b);
 /* GC_ERR_UNSUPPORTED when the backend has no render_light. */
 enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job *job);
+/* The frame fence slots; has_frame_fence is 1 when the backend has them. */
+int gc_backend_has_frame_fence(const struct gc_backend *b);
+void *gc_backend_frame_fence(struct gc_backend *b);
+int gc_backend_frame_wait(struct gc_backend *b, void *fence, double timeout_s);
+void gc_backend_frame_release(struct gc_backend *b, void *fence);
 /* Accelerations of the bodies `in` as this backend computes them, written to out->vel
  * (xyz; out allocated with in->n bodies). Uploads `in` with zero velocities, then one
  * accel and one kick of dt = 1 leave v = a exactly (a * 1 + 0), read back with download:

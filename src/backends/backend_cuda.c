@@ -111,8 +111,10 @@ static enum gc_status cuda_download(struct gc_backend *b, struct gc_bodies *dst)
 static enum gc_status cuda_accel(struct gc_backend *b, float eps2)
 {
     struct cuda_ctx *c = b->ctx;
+    gc_cuda_trace_mark(c, GC_TRACE_FORCE0, c->stream);
     GC_CUDA_TRY(gc_cuda_launch_accel_range(c->d_pos, c->d_acc, c->d_part, c->n, c->i0, c->i1,
                                            eps2, &c->plan, c->stream));
+    gc_cuda_trace_mark(c, GC_TRACE_FORCE1, c->stream);
     return GC_OK;
 }
 
@@ -368,6 +370,7 @@ static void cuda_destroy(struct gc_backend *b)
 #ifdef GC_CUDA_GL_INTEROP
         detach(c);
 #endif
+        gc_cuda_trace_close(c);
         gc_cuda_hermite_free(c);
         gc_cuda_light_free(c);
         free_device(c);
@@ -411,6 +414,9 @@ static const struct gc_backend_iface cuda_iface = {
     .device_name = cuda_device_name,
     .render_detach = cuda_render_detach,
     .render_light = gc_cuda_render_light,
+    .frame_fence = gc_cuda_frame_fence,
+    .frame_wait = gc_cuda_frame_wait,
+    .frame_release = gc_cuda_frame_release,
     .destroy = cuda_destroy,
 };
 
@@ -476,6 +482,7 @@ static enum gc_status setup(struct cuda_ctx *c, const struct gc_backend_options 
     GC_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     GC_CUDA_TRY(cudaEventCreate(&c->ev[0]));
     GC_CUDA_TRY(cudaEventCreate(&c->ev[1]));
+    gc_cuda_trace_open(c);
 #ifndef GC_CUDA_GL_INTEROP
     c->no_interop = 1;
 #endif

@@ -23,6 +23,7 @@
 
 struct cuda_hermite;
 struct cuda_light;
+struct cuda_trace;
 
 struct cuda_ctx {
     int device;                   /* CUDA device index; default 0 */
@@ -46,15 +47,26 @@ struct cuda_ctx {
     int interop_failed;            /* registration failed once: host copies from then on */
     struct cuda_hermite *herm;     /* Hermite state; NULL until hermite_init */
     struct cuda_light *light;      /* the picture drawn on the device; NULL until first used */
+    struct cuda_trace *trace;      /* GC_CUDA_TRACE timeline; NULL when off */
 };
 
 /* The picture on the device (backend_cuda_light.c): render_light, the hand-over of the
  * state to draw (export_positions with device_light), GL buffer release, cleanup. */
 enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *job);
 enum gc_status gc_cuda_light_handover(struct cuda_ctx *c);
+void *gc_cuda_frame_fence(struct gc_backend *b);
+int gc_cuda_frame_wait(struct gc_backend *b, void *fence, double timeout_s);
+void gc_cuda_frame_release(struct gc_backend *b, void *fence);
 void gc_cuda_light_bodies_changed(struct cuda_ctx *c);
 enum gc_status gc_cuda_light_detach(struct cuda_ctx *c);
 void gc_cuda_light_free(struct cuda_ctx *c);
+
+/* GC_CUDA_TRACE=FILE (backend_cuda_trace.c): timing marks on the streams, a CSV at close. */
+enum { GC_TRACE_FORCE0, GC_TRACE_FORCE1, GC_TRACE_PIC0, GC_TRACE_MAPPED, GC_TRACE_PIC1, GC_TRACE_UNMAP,
+       GC_TRACE_MARKS };
+void gc_cuda_trace_open(struct cuda_ctx *c);
+void gc_cuda_trace_mark(struct cuda_ctx *c, int mark, cudaStream_t stream);
+void gc_cuda_trace_close(struct cuda_ctx *c);
 
 /* The Hermite slots (backend_cuda_hermite.c). */
 enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,

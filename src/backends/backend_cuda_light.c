@@ -6,22 +6,30 @@
  * compute stream. The next hand-over waits until the picture has read the copy. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime.h>
 #ifdef GC_CUDA_GL_INTEROP
 #include <GL/gl.h>
 #include <cuda_gl_interop.h>
+#ifndef GL_RENDERBUFFER /* GL 3.0; gl.h alone may stop at 1.x */
+#define GL_RENDERBUFFER 0x8D41
+#endif
 #endif
 
 #include "backend_cuda_ctx.h"
 #include "light_job.h"
 
 #define METER_RING 3 /* meterings in flight: the one of 2 frames ago is read */
+#define FENCES 8     /* frame fences in use at once (the pacer keeps at most 8 frames) */
 
 struct cuda_light {
     cudaStream_t stream;          /* the picture's kernels and copies */
     cudaEvent_t handed, drawn;    /* state copied for drawing; picture done reading it */
     cudaEvent_t metered[METER_RING];
+    cudaEvent_t fence[FENCES];    /* frame fences (events made on first use) */
+    cudaEvent_t tail;             /* the compute stream's end, for a fence to wait on */
+    int fence_used[FENCES];
     float *pos, *vel;             /* n float4 each: the handed-over state */
     unsigned char *tag;
     const uint8_t *tag_src;       /* host tags last uploaded (pointer), for n bodies */
@@ -33,8 +41,11 @@ struct cuda_light {
     float *h_meter;               /* pinned, METER_RING * meter_cap */
     unsigned queued;              /* meterings queued since the size last changed */
     int w, h;
-    cudaGraphicsResource_t res;   /* the registered pixel buffer */
-    unsigned pbo;
+    cudaGraphicsResource_t res;   /* the registered GL object the picture goes into */
+    unsigned gl_name;
+    int gl_kind;                  /* enum gc_light_into */
+    cudaArray_t arr;              /* a texture's or renderbuffer's array when last mapped */
+    cudaSurfaceObject_t surf;     /* and the surface written through */
 };
 
 static enum gc_status ensure_setup(struct cuda_ctx *c)
@@ -138,25 +149,84 @@ static enum gc_status ensure_picture(struct cuda_light *L, int w, int h, int blo
 }
 
 #ifdef GC_CUDA_GL_INTEROP
-static enum gc_status ensure_pbo(struct cuda_light *L, unsigned pbo)
+static const char *const kind_names[] = {"pixel buffer", "texture", "renderbuffer"};
+
+static void forget_surface(struct cuda_light *L)
+{
+    if (L->surf)
+        cudaDestroySurfaceObject(L->surf);
+    L->surf = 0;
+    L->arr = NULL;
+}
+
+static enum gc_status ensure_target(struct cuda_light *L, unsigned name, int kind)
 {
     cudaError_t e;
-    if (L->res && L->pbo == pbo)
+    if (L->res && L->gl_name == name && L->gl_kind == kind)
         return GC_OK;
+    forget_surface(L);
     if (L->res)
         cudaGraphicsUnregisterResource(L->res);
     L->res = NULL;
-    L->pbo = 0;
-    e = cudaGraphicsGLRegisterBuffer(&L->res, (GLuint)pbo, cudaGraphicsRegisterFlagsWriteDiscard);
+    L->gl_name = 0;
+    if (kind == GC_LIGHT_INTO_BUFFER)
+        e = cudaGraphicsGLRegisterBuffer(&L->res, (GLuint)name,
+                                         cudaGraphicsRegisterFlagsWriteDiscard);
+    else
+        e = cudaGraphicsGLRegisterImage(
+            &L->res, (GLuint)name,
+            kind == GC_LIGHT_INTO_TEXTURE ? GL_TEXTURE_2D : GL_RENDERBUFFER,
+            cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsWriteDiscard);
     if (e != cudaSuccess) {
         L->res = NULL;
         (void)cudaGetLastError();
-        gc_log_warn("cuda backend: cannot register the picture's GL pixel buffer %u (%s)", pbo,
+        gc_log_warn("cuda backend: cannot register the picture's GL %s %u (%s)",
+                    kind_names[kind == GC_LIGHT_INTO_TEXTURE ? 1 : kind ? 2 : 0], name,
                     cudaGetErrorString(e));
         return GC_ERR_UNSUPPORTED;
     }
-    L->pbo = pbo;
+    L->gl_name = name;
+    L->gl_kind = kind;
     return GC_OK;
+}
+
+/* Maps the registered object and says where the picture goes: a pointer into the pixel
+ * buffer, or a surface over the texture's array (kept while the array stays the same). */
+static enum gc_status map_target(struct cuda_light *L, const struct gc_light_job *job,
+                                 struct gc_cuda_light *d)
+{
+    size_t size = 0;
+    void *image = NULL;
+    cudaArray_t arr = NULL;
+    GC_CUDA_TRY(cudaGraphicsMapResources(1, &L->res, L->stream));
+    if (L->gl_kind == GC_LIGHT_INTO_BUFFER) {
+        if (cudaGraphicsResourceGetMappedPointer(&image, &size, L->res) == cudaSuccess &&
+            size >= (size_t)job->w * (size_t)job->h * 4) {
+            d->image = image;
+            return GC_OK;
+        }
+    } else if (cudaGraphicsSubResourceGetMappedArray(&arr, L->res, 0, 0) == cudaSuccess) {
+        struct cudaResourceDesc rd;
+        if (arr == L->arr && L->surf) {
+            d->surface = L->surf;
+            return GC_OK;
+        }
+        forget_surface(L);
+        memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = arr;
+        if (cudaCreateSurfaceObject(&L->surf, &rd) == cudaSuccess) {
+            L->arr = arr;
+            d->surface = L->surf;
+            return GC_OK;
+        }
+        L->surf = 0;
+    }
+    (void)cudaGetLastError();
+    cudaGraphicsUnmapResources(1, &L->res, L->stream);
+    gc_log_error("cuda backend: cannot write the %d x %d picture into GL %s %u", job->w, job->h,
+                 kind_names[L->gl_kind], L->gl_name);
+    return GC_ERR_INVALID;
 }
 #endif
 
@@ -193,13 +263,12 @@ enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *j
     struct gc_cuda_light d;
     int mb = job->meter && job->meter_block > 0 ? job->meter_block : 0;
     size_t blocks = mb ? (size_t)((job->w + mb - 1) / mb) * (size_t)((job->h + mb - 1) / mb) : 0;
-    void *image = NULL;
-    size_t size = 0;
     enum gc_status st;
     job->meter_ready = 0;
     if (c->no_interop || c->interop_failed)
         return GC_ERR_UNSUPPORTED;
-    if (job->w <= 0 || job->h <= 0 || !job->tag)
+    if (job->w <= 0 || job->h <= 0 || !job->tag || job->gl_kind < GC_LIGHT_INTO_BUFFER ||
+        job->gl_kind > GC_LIGHT_INTO_RENDERBUFFER)
         return GC_ERR_INVALID;
     st = ensure_setup(c);
     if (st == GC_OK && (!c->light->handed_once || c->light->n != c->n))
@@ -207,7 +276,7 @@ enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *j
     if (st == GC_OK)
         st = ensure_picture(c->light, job->w, job->h, mb);
     if (st == GC_OK && !job->meter_sync)
-        st = ensure_pbo(c->light, job->pbo);
+        st = ensure_target(c->light, job->gl_name, job->gl_kind);
     if (st != GC_OK)
         return st;
     L = c->light;
@@ -217,23 +286,18 @@ enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *j
         L->tag_src = job->tag;
     }
     GC_CUDA_TRY(cudaStreamWaitEvent(L->stream, L->handed, 0));
-    if (!job->meter_sync) {
-        GC_CUDA_TRY(cudaGraphicsMapResources(1, &L->res, L->stream));
-        if (cudaGraphicsResourceGetMappedPointer(&image, &size, L->res) != cudaSuccess ||
-            size < (size_t)job->w * (size_t)job->h * 4) {
-            (void)cudaGetLastError();
-            cudaGraphicsUnmapResources(1, &L->res, L->stream);
-            gc_log_error("cuda backend: the picture's pixel buffer %u holds %zu bytes, %d x %d "
-                         "x 4 needed", job->pbo, size, job->w, job->h);
-            return GC_ERR_INVALID;
-        }
-    }
     memset(&d, 0, sizeof d);
+    if (!job->meter_sync) {
+        gc_cuda_trace_mark(c, GC_TRACE_PIC0, L->stream);
+        st = map_target(L, job, &d);
+        if (st != GC_OK)
+            return st;
+        gc_cuda_trace_mark(c, GC_TRACE_MAPPED, L->stream);
+    }
     d.light = L->light;
     d.big = L->big;
     d.nbig = L->nbig;
     d.meter = mb ? L->meter : NULL;
-    d.image = image;
     d.pos = L->pos;
     d.vel = L->vel;
     d.tag = L->tag;
@@ -241,15 +305,18 @@ enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *j
     {
         cudaError_t e = (cudaError_t)gc_cuda_light_launch(&d, job, c->sm_count, L->stream);
         if (e != cudaSuccess) {
-            if (image)
+            if (!job->meter_sync)
                 cudaGraphicsUnmapResources(1, &L->res, L->stream);
             gc_log_error("cuda backend: drawing the picture: %s", cudaGetErrorString(e));
             return GC_ERR_CUDA;
         }
     }
     GC_CUDA_TRY(cudaEventRecord(L->drawn, L->stream));
-    if (image)
+    if (!job->meter_sync) {
+        gc_cuda_trace_mark(c, GC_TRACE_PIC1, L->stream);
         GC_CUDA_TRY(cudaGraphicsUnmapResources(1, &L->res, L->stream));
+        gc_cuda_trace_mark(c, GC_TRACE_UNMAP, L->stream);
+    }
     return mb ? read_meter(L, job, blocks) : GC_OK;
 #else
     (void)b;
@@ -259,6 +326,64 @@ enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *j
 #endif
 }
 
+/* Frame fences: an event on the picture's stream behind all work queued so far on both
+ * streams (the picture queued next waits for the compute stream's steps anyway), polled so
+ * that the pacer's time limit holds. */
+void *gc_cuda_frame_fence(struct gc_backend *b)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_light *L;
+    if (ensure_setup(c) != GC_OK)
+        return NULL;
+    L = c->light;
+    for (int k = 0; k < FENCES; k++) {
+        if (L->fence_used[k])
+            continue;
+        if (!L->fence[k] &&
+            cudaEventCreateWithFlags(&L->fence[k], cudaEventDisableTiming) != cudaSuccess) {
+            L->fence[k] = NULL;
+            break;
+        }
+        if ((!L->tail && cudaEventCreateWithFlags(&L->tail, cudaEventDisableTiming) != cudaSuccess) ||
+            cudaEventRecord(L->tail, c->stream) != cudaSuccess ||
+            cudaStreamWaitEvent(L->stream, L->tail, 0) != cudaSuccess ||
+            cudaEventRecord(L->fence[k], L->stream) != cudaSuccess)
+            break;
+        L->fence_used[k] = 1;
+        return &L->fence[k];
+    }
+    (void)cudaGetLastError();
+    return NULL;
+}
+
+int gc_cuda_frame_wait(struct gc_backend *b, void *fence, double timeout_s)
+{
+    const struct timespec nap = {0, 20000}; /* 20 us: the GPU has a frame queued meanwhile */
+    struct timespec t0, t;
+    (void)b;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        cudaError_t e = cudaEventQuery(*(cudaEvent_t *)fence);
+        if (e == cudaSuccess)
+            return 1;
+        if (e != cudaErrorNotReady) {
+            (void)cudaGetLastError();
+            return -1;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) >= timeout_s)
+            return 0;
+        nanosleep(&nap, NULL);
+    }
+}
+
+void gc_cuda_frame_release(struct gc_backend *b, void *fence)
+{
+    struct cuda_ctx *c = b->ctx;
+    if (c->light && fence)
+        c->light->fence_used[(cudaEvent_t *)fence - c->light->fence] = 0;
+}
+
 enum gc_status gc_cuda_light_detach(struct cuda_ctx *c)
 {
     struct cuda_light *L = c->light;
@@ -266,10 +391,11 @@ enum gc_status gc_cuda_light_detach(struct cuda_ctx *c)
         return GC_OK;
     GC_CUDA_TRY(cudaStreamSynchronize(L->stream));
 #ifdef GC_CUDA_GL_INTEROP
+    forget_surface(L);
     if (L->res) {
         cudaError_t e = cudaGraphicsUnregisterResource(L->res);
         L->res = NULL;
-        L->pbo = 0;
+        L->gl_name = 0;
         if (e != cudaSuccess) {
             gc_log_error("cuda backend: cannot unregister the picture's pixel buffer: %s",
                          cudaGetErrorString(e));
@@ -301,6 +427,11 @@ void gc_cuda_light_free(struct cuda_ctx *c)
     for (int k = 0; k < METER_RING; k++)
         if (L->metered[k])
             cudaEventDestroy(L->metered[k]);
+    for (int k = 0; k < FENCES; k++)
+        if (L->fence[k])
+            cudaEventDestroy(L->fence[k]);
+    if (L->tail)
+        cudaEventDestroy(L->tail);
     if (L->stream)
         cudaStreamDestroy(L->stream);
     free(L);

@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+/* Where the picture goes: a pixel buffer GL then copies into a texture, or a texture or
+ * renderbuffer written in place (no copy in GL). */
+enum gc_light_into { GC_LIGHT_INTO_BUFFER, GC_LIGHT_INTO_TEXTURE, GC_LIGHT_INTO_RENDERBUFFER };
+
 /* The renderer fills this with the numbers its GL shaders would get (render.c owns them),
  * so both paths draw the same picture: shaders/particles.vert + particles.frag (sprites),
  * tonemap.frag (glow, tone curve) and meter.frag (exposure metering). */
@@ -30,8 +34,9 @@ struct gc_light_job {
     float glow;               /* glow strength; 0 = off */
     float tone_k;             /* contrast of the log tone curve (GC_TONE_K) */
     const uint8_t *tag;       /* n tags (GC_TAG), host; read again when the pointer changes */
-    unsigned pbo;             /* GL pixel buffer of w * h RGBA8 pixels that receives the
-                               * picture (bottom row first, as GL textures are) */
+    unsigned gl_name;         /* the GL object that receives the w x h RGBA8 picture
+                               * (bottom row first, as GL textures are) */
+    int gl_kind;              /* what gl_name is: enum gc_light_into */
     int meter_block;          /* pixels per side of a metering block; 0 = no metering */
     int meter_sync;           /* 1: meter this picture and wait (skips the picture itself) */
     float *meter;             /* host, ceil(w/b) * ceil(h/b) block maxima of the light */

@@ -20,6 +20,7 @@
 #include "hud.h"
 #include "log.h"
 #include "overlay.h"
+#include "frame_fence.h"
 #include "pacer.h"
 #include "post.h"
 #include "render.h"
@@ -56,6 +57,7 @@ struct gc_app {
     struct gc_post post;             /* light buffer, metering, tone mapping */
     struct gc_hud hud;
     struct gc_pacer pacer;           /* at most 2 frames queued on the GPU */
+    struct gc_frame_fences fences;   /* its fences: GL's, or the backend's when GL idles */
     struct gc_capture capture;       /* movie recording; capture.rec NULL = off */
     struct gc_exposure exposure;
     struct gc_camera camera, camera_home; /* current view and the one 'r' restores */
@@ -71,6 +73,8 @@ struct gc_app {
     unsigned target_fbo;             /* where the picture goes: 0 = window, else the EGL FBO */
     int device_light;                /* the backend draws the picture (--raster cuda); GL shows it */
     int show_mode;                   /* how GL shows it: SHOW_PASS, SHOW_BLIT (GC_PICTURE_SHOW) */
+    int picture_into;                /* where the backend writes it: INTO_* (GC_PICTURE_INTO) */
+    unsigned target_rb;              /* the EGL FBO's colour renderbuffer; 0 in the window */
     unsigned auto_steps;             /* steps per frame chosen by --substeps auto; starts at 1 */
     int auto_settled;                /* the last timing left auto_steps as it was */
     int frame_open;                  /* the pacer's begin_frame was called for this frame */
@@ -207,6 +211,27 @@ static int show_mode_from_env(void)
     return SHOW_PASS;
 }
 
+/* Where the backend writes the picture. target (default): headless, the EGL framebuffer's
+ * renderbuffer itself, so GL has nothing to do; in the window, the texture GL draws to the
+ * screen. texture, buffer (a pixel buffer GL copies into the texture first): benchmark
+ * settings of GC_PICTURE_INTO, for comparison. */
+enum { INTO_BUFFER, INTO_TEXTURE, INTO_TARGET };
+
+static int picture_into_from_env(void)
+{
+    static const char *const names[] = {"buffer", "texture", "target"};
+    const char *e = getenv("GC_PICTURE_INTO");
+    if (!e || !*e)
+        return INTO_TARGET;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(e, names[k]) == 0) {
+            gc_log_warn("GC_PICTURE_INTO=%s: benchmark setting of where the picture goes", e);
+            return k;
+        }
+    gc_log_warn("GC_PICTURE_INTO should be buffer, texture or target; '%s' ignored", e);
+    return INTO_TARGET;
+}
+
 /* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
  * by the GL shaders. */
@@ -229,6 +254,7 @@ static enum gc_status choose_raster(struct gc_app *a)
     }
     a->render.buf.device_light = a->device_light;
     a->show_mode = a->device_light ? show_mode_from_env() : SHOW_PASS;
+    a->picture_into = a->device_light ? picture_into_from_env() : INTO_BUFFER;
     return GC_OK;
 }
 
@@ -251,7 +277,11 @@ static enum gc_status gl_init(struct gc_app *a)
         gc_render_destroy(&a->render, a->backend);
         return st;
     }
-    gc_pacer_init(&a->pacer, &gc_pacer_gl_ops, 0);
+    gc_frame_fences_init(&a->fences, a->backend);
+    {
+        struct gc_pacer_ops ops = gc_frame_fence_ops(&a->fences);
+        gc_pacer_init(&a->pacer, &ops, 0);
+    }
     a->gl_ready = 1;
     return choose_raster(a);
 }
@@ -497,6 +527,8 @@ static void update_stats(struct gc_app *a, double now)
 static void draw_overlays(struct gc_app *a)
 {
     char when[64];
+    if (a->present_hud || a->show_hud || a->show_help)
+        a->fences.gl_work = 1;
     if (a->present_hud) {
         time_text(a, 2, when, sizeof when);
         gc_overlay_present(&a->hud, a->fb_w, a->fb_h, a->opt->title, when);
@@ -563,20 +595,23 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
 {
     struct gc_light_job job;
     enum gc_status st;
-    unsigned pbo;
+    unsigned name;
+    int in_place = a->picture_into == INTO_TARGET && a->target_rb;
     /* A new size makes a new pixel buffer: the backend lets go of the old one first. */
     if (a->fb_w != a->post.w || a->fb_h != a->post.h) {
         st = gc_backend_render_detach(a->backend);
         if (st != GC_OK)
             return st;
     }
-    pbo = gc_post_image_buffer(&a->post, a->fb_w, a->fb_h);
-    if (!pbo)
+    name = gc_post_image_target(&a->post, a->fb_w, a->fb_h, a->picture_into == INTO_BUFFER);
+    if (!name)
         return GC_ERR_GL;
     memset(&job, 0, sizeof job);
     gc_render_light_job(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a),
                         a->initial->tag, &job);
-    job.pbo = pbo;
+    job.gl_name = in_place ? a->target_rb : name;
+    job.gl_kind = in_place ? GC_LIGHT_INTO_RENDERBUFFER
+                  : a->picture_into == INTO_BUFFER ? GC_LIGHT_INTO_BUFFER : GC_LIGHT_INTO_TEXTURE;
     job.tone_k = GC_TONE_K;
     job.glow = a->glow ? GC_POST_GLOW : 0.0f;
     if (!a->exposure.manual && !a->exposure.metered) {
@@ -593,15 +628,25 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
         job.meter = a->post.meter;
     }
     job.exposure = gc_exposure_scale(&a->exposure);
-    if (a->show_mode == SHOW_SKIP)
+    if (a->show_mode == SHOW_SKIP) {
+        a->fences.gl_work = 0;
         return GC_OK;
+    }
     st = gc_backend_render_light(a->backend, &job);
     if (st != GC_OK)
         return st;
     if (job.meter && !job.meter_sync)
         expose(a, job.meter_ready ? gc_post_white(&a->post) : -1.0f);
-    if (a->show_mode == SHOW_NONE)
+    if (in_place) {
+        /* Written into the target itself: GL has nothing to do unless text goes on top. */
+        glBindFramebuffer(GL_FRAMEBUFFER, a->target_fbo);
+        a->fences.gl_work = 0;
         return GC_OK;
+    }
+    if (a->show_mode == SHOW_NONE) {
+        a->fences.gl_work = 0;
+        return GC_OK;
+    }
     return gc_post_show_image(&a->post, a->target_fbo, a->show_mode == SHOW_BLIT);
 }
 
@@ -636,6 +681,7 @@ static void draw(struct gc_app *a)
                        a->frame_dt, &a->camera);
     gc_camera_view(&a->camera, view);
     gc_camera_projection(&a->camera, (float)a->fb_w / (float)(a->fb_h > 0 ? a->fb_h : 1), proj);
+    a->fences.gl_work = 1;
     if (a->device_light) {
         int forced = a->opt->raster && strcmp(a->opt->raster, "cuda") == 0;
         st = draw_on_device(a, view, proj);
@@ -1159,6 +1205,7 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
         draw(a);
         a->frames_drawn++;
         if (a->capture.rec) {
+            a->fences.gl_work = 1;
             st = gc_capture_frame(&a->capture, a->fb_w, a->fb_h);
             if (st != GC_OK)
                 break;
@@ -1191,6 +1238,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     if (st == GC_OK)
         st = gc_egl_create(&egl, opt->width, opt->height);
     a->target_fbo = egl.fbo;
+    a->target_rb = egl.color_rb;
     if (st == GC_OK)
         st = gl_init(a);
     if (st == GC_OK && opt->tour)
@@ -1206,7 +1254,11 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         gc_sim_stats(&a->sim, &before);
         t0 = now_s();
         st = headless_frames(a, frames);
+        /* Both APIs' work in the timing: a frame whose fence was GL's does not cover steps
+         * CUDA queued after it. */
         glFinish();
+        if (st == GC_OK)
+            st = gc_backend_sync(a->backend);
         elapsed = now_s() - t0;
         if (st == GC_OK && a->capture.rec)
             st = gc_capture_stop(&a->capture, &rs);

@@ -14,7 +14,7 @@ extern "C" {
 #define GC_PACER_MAX_DEPTH 8
 #define GC_PACER_DEFAULT_DEPTH 2
 
-/* How fences are made and awaited: GL sync objects in the viewer (gc_pacer_gl_ops), plain
+/* How fences are made and awaited: GL sync objects or the backend's in the viewer (frame_fence.h), plain
  * counters in the tests. */
 struct gc_pacer_ops {
     void *(*fence)(void *ud);            /* a fence after everything queued so far; NULL = failed */
@@ -49,9 +49,6 @@ enum gc_status gc_pacer_end_frame(struct gc_pacer *p);
 enum gc_status gc_pacer_drain(struct gc_pacer *p);
 /* Releases the fences still held, without waiting. */
 void gc_pacer_free(struct gc_pacer *p);
-
-/* GL sync objects (glFenceSync / glClientWaitSync); needs a current GL 3.2+ context. */
-extern const struct gc_pacer_ops gc_pacer_gl_ops;
 
 #ifdef __cplusplus
 }

@@ -207,16 +207,24 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-unsigned gc_post_image_buffer(struct gc_post *p, int w, int h)
+unsigned gc_post_image_target(struct gc_post *p, int w, int h, int via_pbo)
 {
     if ((w != p->w || h != p->h) && make_targets(p, w, h) != GC_OK)
         return 0;
-    if (p->img_pbo)
-        return p->img_pbo;
-    glGenBuffers(1, &p->img_pbo);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
-    glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_DRAW);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    p->img_via_pbo = via_pbo;
+    if (via_pbo && !p->img_pbo) {
+        glGenBuffers(1, &p->img_pbo);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_DRAW);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        if (glGetError() != GL_NO_ERROR) {
+            gc_log_error("renderer: no %dx%d RGBA8 pixel buffer", w, h);
+            free_image(p);
+            return 0;
+        }
+    }
+    if (p->img_tex)
+        return via_pbo ? p->img_pbo : p->img_tex;
     glGenTextures(1, &p->img_tex);
     glBindTexture(GL_TEXTURE_2D, p->img_tex);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
@@ -228,21 +236,23 @@ unsigned gc_post_image_buffer(struct gc_post *p, int w, int h)
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p->img_tex, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (glGetError() != GL_NO_ERROR) {
-        gc_log_error("renderer: no %dx%d RGBA8 picture buffer", w, h);
+        gc_log_error("renderer: no %dx%d RGBA8 picture texture", w, h);
         free_image(p);
         return 0;
     }
-    return p->img_pbo;
+    return via_pbo ? p->img_pbo : p->img_tex;
 }
 
 enum gc_status gc_post_show_image(struct gc_post *p, unsigned target, int blit)
 {
     glActiveTexture(GL_TEXTURE0);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
     glBindTexture(GL_TEXTURE_2D, p->img_tex);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p->w, p->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (p->img_via_pbo) {
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p->w, p->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    }
     if (blit) {
         glBindTexture(GL_TEXTURE_2D, 0);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, p->img_fbo);

@@ -199,6 +199,64 @@ r=$(calc "1000/$f/$KERNEL")
 result "FRAME/FORCE at 81,920, one step per frame: $r (target <= 1.10)"
 fi
 
+if want trace && [ "$BACKEND" = cuda ]; then
+step "frame pipeline timeline: GC_CUDA_TRACE on both streams, 81,920 bodies, one step per frame"
+# TRACE_VARIANTS: "name:ENV=VALUE[,ENV=VALUE] ..." runs (default: the picture written into
+# the framebuffer, into a texture GL copies, into a pixel buffer GL copies twice); each
+# prints its frame/force and tests/gpu/frame_trace.py's figures.
+[ -n "${KERNEL:-}" ] || {
+    "$BENCH" --backend $BACKEND --benchmark --data "$DUB" --repeats 5 --json >"$T/bench.json"
+    KERNEL=$(python3 -c "import json; print(json.load(open('$T/bench.json'))['results'][0]['ms_kernel'])")
+    result "force kernel alone at 81,920: $KERNEL ms"
+}
+for v in ${TRACE_VARIANTS:-target:GC_PICTURE_INTO=target texture:GC_PICTURE_INTO=texture buffer:GC_PICTURE_INTO=buffer}; do
+    name=trace_${v%%:*}
+    # shellcheck disable=SC2086
+    headless "$name" 180 env $(echo "${v#*:}" | tr , ' ') GC_CUDA_TRACE="$T/$name.csv" after --headless \
+        --backend $BACKEND --data "$DUB" --substeps 1 --frames $FRAMES
+    f=$(fps_of "$T/$name.log")
+    result "$name ($(echo "${v#*:}" | tr , ' ')): $f frames/s = $(calc "1000/$f") ms/frame; frame/force = $(calc "1000/$f/$KERNEL")"
+    python3 "$ROOT/tests/gpu/frame_trace.py" "$T/$name.csv" | tee -a "$OUT/results.txt"
+done
+# Where the picture goes must not change it: each GC_PICTURE_INTO against the pixel buffer.
+for into in texture target; do
+    for i in buffer $into; do
+        [ "$i" = buffer ] && [ -f "$IMG/into_buffer.png" ] && continue
+        headless "into_$i" 120 env GC_PICTURE_INTO=$i after --headless --backend $BACKEND \
+            --data "$DUB" --frames 30 --substeps 1 --screenshot "$IMG/into_$i.png"
+    done
+    python3 "$ROOT/tests/gpu/compare_png.py" "$IMG/into_buffer.png" "$IMG/into_$into.png" \
+        | tee "$T/compare_into_$into.txt"
+    check "picture-into-$into-same" "${PIPESTATUS[0]}"
+    result "picture into $into: $(head -n 1 "$T/compare_into_$into.txt" | sed 's/.*png: //')"
+done
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+if [ -n "$NCU" ] && [ "${NCU_FRAMES:-200}" != 0 ]; then
+    # Each kernel alone (ncu runs them one at a time): the picture's own cost, no overlap.
+    timeout -s KILL 240 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+        --launch-skip 1500 --launch-count 150 after --headless --backend $BACKEND --data "$DUB" \
+        --substeps 1 --frames "${NCU_FRAMES:-200}" >"$T/ncu.csv" 2>"$T/ncu.err"
+    echo "ncu exit $?"
+    tail -n 3 "$T/ncu.err"
+    python3 - "$T/ncu.csv" <<'PY' | tee -a "$OUT/results.txt"
+import csv, statistics, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows:
+    sys.exit("ncu: no rows")
+h = rows[0]
+ki, vi, ui = h.index("Kernel Name"), h.index("Metric Value"), h.index("Metric Unit")
+by = {}
+for r in rows[1:]:
+    v = float(r[vi].replace(",", ""))
+    v = v / 1e3 if r[ui] in ("ns", "nsecond") else v * 1e3 if r[ui] in ("ms", "msecond") else v
+    by.setdefault(r[ki].split("(")[0][:60], []).append(v)
+for k, v in sorted(by.items(), key=lambda kv: -sum(kv[1])):
+    print(f"ncu {k}: {len(v)} launches, median {statistics.median(v):.1f} us")
+PY
+    cp "$T/ncu.csv" "$OUT/ncu.csv" 2>/dev/null
+fi
+fi
+
 if want hang; then
 step "regression: 1,048,576 bodies headless, 60 frames (never finished before the fix)"
 headless hang_substeps1 240 after --headless --backend $BACKEND -n $NBIG --frames 60 --substeps 1

@@ -189,6 +189,11 @@ enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job
     return b->iface->render_light ? b->iface->render_light(b, job) : GC_ERR_UNSUPPORTED;
 }
 
+enum gc_status gc_backend_render_release(struct gc_backend *b)
+{
+    return b && b->iface->render_release ? b->iface->render_release(b) : GC_OK;
+}
+
 int gc_backend_has_frame_fence(const struct gc_backend *b)
 {
     return b && b->iface->frame_fence && b->iface->frame_wait && b->iface->frame_release;

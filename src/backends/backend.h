@@ -139,6 +139,10 @@ struct gc_backend_iface {
      * GL context must be current. NULL = the renderer draws with GL. GC_ERR_UNSUPPORTED
      * when it cannot here (no interop): the renderer then draws with GL. */
     enum gc_status (*render_light)(struct gc_backend *b, struct gc_light_job *job);
+    /* optional, with render_light: gives GL back the object a picture drawn with keep_mapped
+     * still holds; the renderer calls it before GL reads or draws over the picture. NULL =
+     * the backend never keeps it. */
+    enum gc_status (*render_release)(struct gc_backend *b);
     /* optional, with render_light: a fence behind the picture queued last, for frame pacing
      * when GL has no work in a frame (a GL fence would make the GPU switch to GL's context
      * just to signal it); NULL = failed. frame_wait: 1 passed, 0 not within timeout_s,
@@ -193,6 +197,8 @@ enum gc_status gc_backend_render_detach(struct gc_backend *b);
 int gc_backend_has_render_light(const struct gc_backend *b);
 /* GC_ERR_UNSUPPORTED when the backend has no render_light. */
 enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job *job);
+/* GC_OK when the backend has no render_release. */
+enum gc_status gc_backend_render_release(struct gc_backend *b);
 /* The frame fence slots; has_frame_fence is 1 when the backend has them. */
 int gc_backend_has_frame_fence(const struct gc_backend *b);
 void *gc_backend_frame_fence(struct gc_backend *b);

@@ -414,6 +414,7 @@ static const struct gc_backend_iface cuda_iface = {
     .device_name = cuda_device_name,
     .render_detach = cuda_render_detach,
     .render_light = gc_cuda_render_light,
+    .render_release = gc_cuda_render_release,
     .frame_fence = gc_cuda_frame_fence,
     .frame_wait = gc_cuda_frame_wait,
     .frame_release = gc_cuda_frame_release,

@@ -54,6 +54,7 @@ struct cuda_ctx {
  * state to draw (export_positions with device_light), GL buffer release, cleanup. */
 enum gc_status gc_cuda_render_light(struct gc_backend *b, struct gc_light_job *job);
 enum gc_status gc_cuda_light_handover(struct cuda_ctx *c);
+enum gc_status gc_cuda_render_release(struct gc_backend *b);
 void *gc_cuda_frame_fence(struct gc_backend *b);
 int gc_cuda_frame_wait(struct gc_backend *b, void *fence, double timeout_s);
 void gc_cuda_frame_release(struct gc_backend *b, void *fence);

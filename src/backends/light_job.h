@@ -37,6 +37,8 @@ struct gc_light_job {
     unsigned gl_name;         /* the GL object that receives the w x h RGBA8 picture
                                * (bottom row first, as GL textures are) */
     int gl_kind;              /* what gl_name is: enum gc_light_into */
+    int keep_mapped;          /* 1: the backend keeps gl_name after drawing (no hand-back to
+                               * GL each frame) until render_release */
     int meter_block;          /* pixels per side of a metering block; 0 = no metering */
     int meter_sync;           /* 1: meter this picture and wait (skips the picture itself) */
     float *meter;             /* host, ceil(w/b) * ceil(h/b) block maxima of the light */

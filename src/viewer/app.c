@@ -524,11 +524,22 @@ static void update_stats(struct gc_app *a, double now)
     }
 }
 
+/* GL is about to read or draw over the picture: the backend gives back what it kept. */
+static void gl_takes_picture(struct gc_app *a)
+{
+    a->fences.gl_work = 1;
+    if (a->device_light) {
+        enum gc_status st = gc_backend_render_release(a->backend);
+        if (st != GC_OK)
+            fail(a, st, "handing the picture to GL");
+    }
+}
+
 static void draw_overlays(struct gc_app *a)
 {
     char when[64];
     if (a->present_hud || a->show_hud || a->show_help)
-        a->fences.gl_work = 1;
+        gl_takes_picture(a);
     if (a->present_hud) {
         time_text(a, 2, when, sizeof when);
         gc_overlay_present(&a->hud, a->fb_w, a->fb_h, a->opt->title, when);
@@ -610,6 +621,7 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
     gc_render_light_job(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a),
                         a->initial->tag, &job);
     job.gl_name = in_place ? a->target_rb : name;
+    job.keep_mapped = in_place;
     job.gl_kind = in_place ? GC_LIGHT_INTO_RENDERBUFFER
                   : a->picture_into == INTO_BUFFER ? GC_LIGHT_INTO_BUFFER : GC_LIGHT_INTO_TEXTURE;
     job.tone_k = GC_TONE_K;
@@ -697,6 +709,7 @@ static void draw(struct gc_app *a)
         st = draw_with_gl(a, view, proj);
     if (st != GC_OK) {
         fail(a, st, "drawing");
+        gl_takes_picture(a);
         glBindFramebuffer(GL_FRAMEBUFFER, a->target_fbo);
         glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
@@ -715,6 +728,7 @@ static enum gc_status save_frame(struct gc_app *a, const char *path)
         gc_log_error("screenshot: out of memory for %dx%d pixels", a->fb_w, a->fb_h);
         return GC_ERR_NOMEM;
     }
+    gl_takes_picture(a);
     st = gc_render_read_pixels(a->fb_w, a->fb_h, px);
     if (st == GC_OK)
         st = gc_screenshot_write_png(path, a->fb_w, a->fb_h, px, 1);
@@ -1205,7 +1219,7 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
         draw(a);
         a->frames_drawn++;
         if (a->capture.rec) {
-            a->fences.gl_work = 1;
+            gl_takes_picture(a);
             st = gc_capture_frame(&a->capture, a->fb_w, a->fb_h);
             if (st != GC_OK)
                 break;

@@ -538,8 +538,12 @@ static void gl_takes_picture(struct gc_app *a)
 static void draw_overlays(struct gc_app *a)
 {
     char when[64];
-    if (a->present_hud || a->show_hud || a->show_help)
-        gl_takes_picture(a);
+    if (!a->present_hud && !a->show_hud && !a->show_help)
+        return;
+    gl_takes_picture(a);
+    /* Set here: a picture written in place by the backend left no GL pass to set them. */
+    glBindFramebuffer(GL_FRAMEBUFFER, a->target_fbo);
+    glViewport(0, 0, a->fb_w, a->fb_h);
     if (a->present_hud) {
         time_text(a, 2, when, sizeof when);
         gc_overlay_present(&a->hud, a->fb_w, a->fb_h, a->opt->title, when);

@@ -277,6 +277,18 @@ headless movie 420 after --headless --backend $BACKEND --data "$DUB" ${NRATIO:+-
     --title "Two disk galaxies collide (Dubinski, Mihos & Hernquist 1996)" \
     --record "$OUT/dubinski_tour.mp4" --screenshot "$IMG/movie_last_frame.png"
 grep -E "recorded|recording" "$T/movie.log"
+# --present's title (top band) and time (bottom band) are drawn over the picture.
+python3 - "$IMG/movie_last_frame.png" "$ROOT/tests/viewer" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import imgcheck
+img = imgcheck.read_png(sys.argv[1])
+top = imgcheck.lit_fraction(img, imgcheck.region(img, 0.0, 0.0, 0.9, 0.09))
+bottom = imgcheck.lit_fraction(img, imgcheck.region(img, 0.0, 0.88, 0.5, 1.0))
+print(f"movie's last frame: {top:.3f} of the title band lit, {bottom:.3f} of the time band")
+sys.exit(0 if top > 0.01 and bottom > 0.01 else 1)
+PY
+check movie-present-text $?
 result "movie: $(grep -h 'recorded' "$T/movie.log" | sed 's/galaxy: //'), $(stat -c %s "$OUT/dubinski_tour.mp4" 2>/dev/null) bytes; $(grep -h 'headless: [0-9]* frames' "$T/movie.log" | sed 's/galaxy: //')"
 fi
 

@@ -6,7 +6,12 @@ gc_add_test(test_exposure test_exposure.c ${GC_VIEWER_SRC}/exposure.c)
 gc_add_test(test_pacer test_pacer.c ${GC_VIEWER_SRC}/pacer.c)
 gc_add_test(test_director test_director.c ${GC_VIEWER_SRC}/director.c ${GC_VIEWER_SRC}/tour.c
   ${GC_VIEWER_SRC}/track.c ${GC_VIEWER_SRC}/camera.c)
-foreach(t test_camera test_exposure test_pacer test_director)
+# Fences: the backend's for frames in which GL queued nothing (a fake backend, no context).
+gc_add_test(test_frame_fence test_frame_fence.c ${GC_VIEWER_SRC}/frame_fence.c
+  ${GC_VIEWER_SRC}/pacer.c)
+find_package(GLEW REQUIRED) # imported in src/viewer's scope only
+target_link_libraries(test_frame_fence PRIVATE gc_backends GLEW::GLEW)
+foreach(t test_camera test_exposure test_pacer test_director test_frame_fence)
   target_include_directories(${t} PRIVATE ${GC_VIEWER_SRC})
 endforeach()
 gc_add_test(test_record test_record.c)

@@ -191,46 +191,35 @@ static void fit_home(struct gc_app *a)
     free(p);
 }
 
-/* GC_PICTURE_SHOW, a benchmark knob for the frame pipeline with --raster cuda: pass (a
- * full-screen pass copies the picture; default), blit (glBlitFramebuffer), none (the picture
- * is made but not shown), skip (not even made: the loop's own cost). */
-enum { SHOW_PASS, SHOW_BLIT, SHOW_NONE, SHOW_SKIP };
-
-static int show_mode_from_env(void)
+/* A benchmark knob: the index of getenv(var) among the n names, the default when unset or
+ * unknown (said so in a warning); a known setting is logged, so no run hides it. */
+static int knob_from_env(const char *var, const char *const *names, int n, int dflt)
 {
-    static const char *const names[] = {"pass", "blit", "none", "skip"};
-    const char *e = getenv("GC_PICTURE_SHOW");
+    const char *e = getenv(var);
     if (!e || !*e)
-        return SHOW_PASS;
-    for (int k = 0; k < 4; k++)
+        return dflt;
+    for (int k = 0; k < n; k++)
         if (strcmp(e, names[k]) == 0) {
-            gc_log_warn("GC_PICTURE_SHOW=%s: benchmark setting of the picture's copy to GL", e);
+            gc_log_warn("%s=%s: a benchmark setting of the frame pipeline", var, e);
             return k;
         }
-    gc_log_warn("GC_PICTURE_SHOW should be pass, blit, none or skip; '%s' ignored", e);
-    return SHOW_PASS;
+    gc_log_warn("%s='%s' is none of its settings (%s, ...); ignored", var, e, names[0]);
+    return dflt;
 }
+
+/* GC_PICTURE_SHOW, with --raster cuda: how GL shows a picture the backend wrote into a
+ * texture or pixel buffer. pass (a full-screen pass copies the picture; default), blit
+ * (glBlitFramebuffer), none (the picture is made but not shown), skip (not even made: the
+ * loop's own cost). */
+enum { SHOW_PASS, SHOW_BLIT, SHOW_NONE, SHOW_SKIP };
+static const char *const show_names[] = {"pass", "blit", "none", "skip"};
 
 /* Where the backend writes the picture. target (default): headless, the EGL framebuffer's
  * renderbuffer itself, so GL has nothing to do; in the window, the texture GL draws to the
- * screen. texture, buffer (a pixel buffer GL copies into the texture first): benchmark
- * settings of GC_PICTURE_INTO, for comparison. */
+ * screen. texture, buffer (a pixel buffer GL copies into the texture first): settings of
+ * GC_PICTURE_INTO, for comparison. */
 enum { INTO_BUFFER, INTO_TEXTURE, INTO_TARGET };
-
-static int picture_into_from_env(void)
-{
-    static const char *const names[] = {"buffer", "texture", "target"};
-    const char *e = getenv("GC_PICTURE_INTO");
-    if (!e || !*e)
-        return INTO_TARGET;
-    for (int k = 0; k < 3; k++)
-        if (strcmp(e, names[k]) == 0) {
-            gc_log_warn("GC_PICTURE_INTO=%s: benchmark setting of where the picture goes", e);
-            return k;
-        }
-    gc_log_warn("GC_PICTURE_INTO should be buffer, texture or target; '%s' ignored", e);
-    return INTO_TARGET;
-}
+static const char *const into_names[] = {"buffer", "texture", "target"};
 
 /* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
@@ -253,8 +242,10 @@ static enum gc_status choose_raster(struct gc_app *a)
                     "picture (--raster gl: OpenGL shaders)");
     }
     a->render.buf.device_light = a->device_light;
-    a->show_mode = a->device_light ? show_mode_from_env() : SHOW_PASS;
-    a->picture_into = a->device_light ? picture_into_from_env() : INTO_BUFFER;
+    a->show_mode = a->device_light ? knob_from_env("GC_PICTURE_SHOW", show_names, 4, SHOW_PASS)
+                                   : SHOW_PASS;
+    a->picture_into = a->device_light ? knob_from_env("GC_PICTURE_INTO", into_names, 3, INTO_TARGET)
+                                      : INTO_BUFFER;
     return GC_OK;
 }
 

@@ -63,6 +63,7 @@ static enum gc_status ensure_setup(struct cuda_ctx *c)
     GC_CUDA_TRY(cudaStreamCreateWithFlags(&L->stream, cudaStreamNonBlocking));
     GC_CUDA_TRY(cudaEventCreateWithFlags(&L->handed, cudaEventDisableTiming));
     GC_CUDA_TRY(cudaEventCreateWithFlags(&L->drawn, cudaEventDisableTiming));
+    GC_CUDA_TRY(cudaEventCreateWithFlags(&L->tail, cudaEventDisableTiming));
     for (int k = 0; k < METER_RING; k++)
         GC_CUDA_TRY(cudaEventCreateWithFlags(&L->metered[k], cudaEventDisableTiming));
     return GC_OK;
@@ -194,7 +195,7 @@ static enum gc_status ensure_target(struct cuda_light *L, unsigned name, int kin
         L->res = NULL;
         (void)cudaGetLastError();
         gc_log_warn("cuda backend: cannot register the picture's GL %s %u (%s)",
-                    kind_names[kind == GC_LIGHT_INTO_TEXTURE ? 1 : kind ? 2 : 0], name,
+                    kind_names[kind], name,
                     cudaGetErrorString(e));
         return GC_ERR_UNSUPPORTED;
     }
@@ -373,8 +374,7 @@ void *gc_cuda_frame_fence(struct gc_backend *b)
             L->fence[k] = NULL;
             break;
         }
-        if ((!L->tail && cudaEventCreateWithFlags(&L->tail, cudaEventDisableTiming) != cudaSuccess) ||
-            cudaEventRecord(L->tail, c->stream) != cudaSuccess ||
+        if (cudaEventRecord(L->tail, c->stream) != cudaSuccess ||
             cudaStreamWaitEvent(L->stream, L->tail, 0) != cudaSuccess ||
             cudaEventRecord(L->fence[k], L->stream) != cudaSuccess)
             break;

@@ -47,7 +47,8 @@ if(Python3_FOUND)
   set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
   if(GC_XVFB AND GC_XDOTOOL)
-    # A private Xvfb on a display it picks itself (viewer/xvfb.py says why not xvfb-run -a).
+    # A private Xvfb on a random high display, checked with Xlib before the test (viewer/xvfb.py
+    # says why not xvfb-run -a).
     add_test(NAME test_viewer_window
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py

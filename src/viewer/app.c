@@ -274,7 +274,10 @@ static enum gc_status gl_init(struct gc_app *a)
         gc_pacer_init(&a->pacer, &ops, 0);
     }
     a->gl_ready = 1;
-    return choose_raster(a);
+    st = choose_raster(a);
+    /* The first picture shows the backend's view, as every later one does: the initial
+     * bodies lack what the integrator adds (Hermite time-step levels, in vel.w). */
+    return st != GC_OK ? st : export_frame(a);
 }
 
 static void gl_teardown(struct gc_app *a)

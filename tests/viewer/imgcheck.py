@@ -113,3 +113,20 @@ def mean_rgb(img, box=None):
                 s[2] += b
                 n += 1
     return tuple(c / n for c in s) if n else (0.0, 0.0, 0.0)
+
+
+def blue_share_spread(img, box=None, level=LIT):
+    """Standard deviation of b / (r + g + b) over the lit pixels in box: how much the hue
+    varies from body to body (0 when every body has the same colour)."""
+    x0, y0, x1, y1 = box or (0, 0, img.w, img.h)
+    s = s2 = n = 0.0
+    for y in range(y0, y1):
+        row = img.rows[y]
+        for x in range(x0, x1):
+            r, g, b = row[3 * x], row[3 * x + 1], row[3 * x + 2]
+            if max(r, g, b) > level:
+                f = b / (r + g + b)
+                s += f
+                s2 += f * f
+                n += 1
+    return max(0.0, s2 / n - (s / n) ** 2) ** 0.5 if n else 0.0

@@ -66,6 +66,28 @@ def shot(name, keys=()):
     return imgcheck.read_png(path)
 
 
+def wait_geometry(size, timeout=10.0):
+    """Waits (up to timeout) until X reports the viewer window at size ("WxH")."""
+    t = time.time() + timeout
+    while time.time() < t and "Geometry: " + size not in xdo("getwindowgeometry", wid):
+        time.sleep(0.05)
+    time.sleep(0.1)
+
+
+def quit_viewer(logfile):
+    """'q', then the exit status (LeakSanitizer's reports on the GL driver aside)."""
+    xdo("key", "--window", wid, "q")
+    try:
+        rc = proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        return None
+    full = open(logfile).read()
+    if sanitizer.only_unloaded_driver_leaks(full):
+        print("note: LeakSanitizer saw only leaks inside the unloaded GL driver (ignored)")
+        rc = sanitizer.effective_returncode(rc, full)
+    return rc
+
+
 log = open(os.path.join(shots, "galaxy.log"), "w")
 # A fixed exposure: pictures compare pixel for pixel (auto exposure glides after changes;
 # test_headless.py covers it).
@@ -277,27 +299,20 @@ try:
           "'i' shows the HUD again")
 
     # 'f': full screen fills the Xvfb screen (1280x800), a second 'f' restores the window.
+    # The resize reaches the window asynchronously: 's' is sent once X has it, so the viewer
+    # meets the new size before the key.
     xdo("key", "--window", wid, "i", "f")
-    time.sleep(0.6)  # the resize reaches the window asynchronously
+    wait_geometry("1280x800")
     full = shot("fullscreen")
     xdo("key", "--window", wid, "f")
-    time.sleep(0.6)
+    wait_geometry("640x400")
     back = shot("windowed")
     check(full is not None and (full.w, full.h) == (1280, 800),
           "'f' goes full screen (%s)" % (full and "%dx%d" % (full.w, full.h)))
     check(back is not None and (back.w, back.h) == (640, 400),
           "second 'f' restores 640x400 (%s)" % (back and "%dx%d" % (back.w, back.h)))
 
-    xdo("key", "--window", wid, "q")
-    try:
-        rc = proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        rc = None
-    log.flush()
-    full = open(os.path.join(shots, "galaxy.log")).read()
-    if rc is not None and sanitizer.only_unloaded_driver_leaks(full):
-        print("note: LeakSanitizer saw only leaks inside the unloaded GL driver (ignored)")
-        rc = sanitizer.effective_returncode(rc, full)
+    rc = quit_viewer(log.name)
     check(rc == 0, "'q' exits with status 0 (got %s)" % rc)
 finally:
     if proc.poll() is None:
@@ -308,4 +323,63 @@ finally:
     print("---- viewer log ----\n" + text)
 check("dt = 0.005" in text and "dt = 0.01" in text, "'[' halves and ']' doubles dt")
 check("error" not in text.lower(), "the viewer logged no error")
+
+
+def hermite_levels():
+    """Block time steps: the 'c' key reaches the time-step level colours (leapfrog skips
+    them, above). In a Plummer sphere the dense core takes shorter steps than the outskirts,
+    so the core is warm (yellow) and the outskirts blue, from the very first frame."""
+    global proc, wid
+    path = os.path.join(shots, "hermite.log")
+    hlog = open(path, "w")
+    cmd = [galaxy, "--model", "plummer", "-n", "4096", "--paused", "--size", "640x400",
+           "--exposure", "1", "--screenshot-after", "1", "--screenshot-dir", shots]
+    before = pngs()
+    proc = subprocess.Popen(cmd, stdout=hlog, stderr=subprocess.STDOUT,
+                            env=sanitizer.keep_driver_loaded(os.environ, galaxy))
+    try:
+        check(wait_new_png(before, timeout=60) is not None, "hermite4: the first frame")
+        found = xdo("search", "--sync", "--onlyvisible", "--name", "^galaxy").split()
+        check(bool(found), "hermite4: found the viewer window")
+        if not found:
+            return
+        wid = found[0]
+        xdo("windowfocus", "--sync", wid)
+        base = shot("hermite_stellar", ["i"])
+        speed = shot("hermite_speed", ["c"] * 4)
+        level = shot("hermite_level", ["c"])
+        again = shot("hermite_cycled", ["c"])
+        if None in (base, speed, level, again):
+            return
+        whole = imgcheck.region(level, 0.15, 0.1, 0.85, 0.9)
+        spread = imgcheck.blue_share_spread(level, whole)
+        check(spread > 0.05, "time-step level: bodies take their own level's colour (spread "
+              "of the blue share %.3f; one colour for all gives ~0)" % spread)
+
+        def blue_share(box):
+            m = imgcheck.mean_rgb(level, box)
+            return m[2] / max(sum(m), 1e-9)
+        core = blue_share(imgcheck.region(level, 0.45, 0.38, 0.55, 0.58))
+        outskirts = 0.5 * (blue_share(imgcheck.region(level, 0.25, 0.15, 0.4, 0.85)) +
+                           blue_share(imgcheck.region(level, 0.6, 0.15, 0.75, 0.85)))
+        check(core < 0.75 * outskirts, "time-step level: the core (short steps) is warmer "
+              "than the outskirts (blue share %.3f against %.3f)" % (core, outskirts))
+        d = imgcheck.diff_fraction(speed, level, whole, tol=8)
+        check(d > 0.01, "time-step level is not the speed picture (%.4f of pixels differ)" % d)
+        d = imgcheck.diff_fraction(base, again, tol=0)
+        check(d == 0.0, "hermite4: six 'c' presses return to stellar colours (%.5f differ)"
+              % d)
+        rc = quit_viewer(path)
+        check(rc == 0, "hermite4: 'q' exits with status 0 (got %s)" % rc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        hlog.close()
+        htext = sanitizer.strip_report(open(path).read())
+        print("---- hermite4 viewer log ----\n" + htext)
+    check("error" not in htext.lower(), "hermite4: the viewer logged no error")
+
+
+hermite_levels()
 sys.exit(1 if checks.failures else 0)

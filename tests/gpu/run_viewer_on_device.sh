@@ -14,7 +14,7 @@
 #                       window screenshots, the movie's last frame
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
-# Knobs: PARTS (default "raster pictures cost ratio hang movie window before-hang"),
+# Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang"),
 # WIN_SECONDS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
 # short runs) to check the script itself; its figures mean nothing.
@@ -23,7 +23,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/viewer-device.log") 2>&1
-PARTS=${PARTS:-raster pictures cost ratio hang movie window before-hang}
+PARTS=${PARTS:-raster pictures cost ratio hang hermite movie window before-hang}
 WIN_SECONDS=${WIN_SECONDS:-8}
 if [ "${REHEARSAL:-0}" = 1 ]; then
     BACKEND=cpu NS="1024 2048 4096" NBIG=4096 NRATIO=2048 FRAMES=40 STEPS_T25="--frames 11 --substeps 2"
@@ -267,6 +267,13 @@ grep -q "60 frames, 59 steps" "$T/hang_default.log"
 check hang-default-59-steps $?
 grep "frames in flight" "$T/hang_substeps1.log" "$T/hang_default.log"
 result "1M headless 60 frames: $(grep -h 'headless: 60 frames' "$T"/hang_*.log | sed 's/galaxy: //' | tr '\n' ' ')"
+fi
+
+if want hermite; then
+step "hermite4 on the backend: a paused Plummer sphere's first frames (the first picture is exported from the integrator)"
+headless hermite_paused 120 after --headless --backend $BACKEND --model plummer -n 16384 --paused \
+    --frames 3 --screenshot "$IMG/hermite_paused.png"
+grep -h "integrator\|renderer:" "$T/hermite_paused.log"
 fi
 
 if want movie; then

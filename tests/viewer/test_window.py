@@ -74,6 +74,17 @@ def wait_geometry(size, timeout=10.0):
     time.sleep(0.1)
 
 
+def finish_viewer(logf, title):
+    """Kills the viewer if it still runs; returns its log (sanitizer reports cut), printed."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    logf.close()
+    text = sanitizer.strip_report(open(logf.name).read())
+    print("---- %s ----\n%s" % (title, text))
+    return text
+
+
 def quit_viewer(logfile):
     """'q', then the exit status (LeakSanitizer's reports on the GL driver aside)."""
     xdo("key", "--window", wid, "q")
@@ -315,12 +326,7 @@ try:
     rc = quit_viewer(log.name)
     check(rc == 0, "'q' exits with status 0 (got %s)" % rc)
 finally:
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
-    log.close()
-    text = sanitizer.strip_report(open(os.path.join(shots, "galaxy.log")).read())
-    print("---- viewer log ----\n" + text)
+    text = finish_viewer(log, "viewer log")
 check("dt = 0.005" in text and "dt = 0.01" in text, "'[' halves and ']' doubles dt")
 check("error" not in text.lower(), "the viewer logged no error")
 
@@ -372,12 +378,7 @@ def hermite_levels():
         rc = quit_viewer(path)
         check(rc == 0, "hermite4: 'q' exits with status 0 (got %s)" % rc)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        hlog.close()
-        htext = sanitizer.strip_report(open(path).read())
-        print("---- hermite4 viewer log ----\n" + htext)
+        htext = finish_viewer(hlog, "hermite4 viewer log")
     check("error" not in htext.lower(), "hermite4: the viewer logged no error")
 
 

@@ -940,11 +940,15 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
     case ' ': if (a->failure == GC_OK) a->paused = !a->paused; break;
     case 'n': case 'N': if (a->paused) a->step_once = 1; break;
     case 'r': case 'R': reset(a); break;
-    case 'd': case 'D': a->render.draw_mode = (a->render.draw_mode + 1) % GC_DRAW_COUNT; break;
+    case 'd': case 'D':
+        a->render.draw_mode = (a->render.draw_mode + 1) % GC_DRAW_COUNT;
+        gc_log_info("drawing %s", gc_render_draw_mode_name(a->render.draw_mode));
+        break;
     case 'c': case 'C':
         a->render.color_mode = (a->render.color_mode + 1) % GC_COLOR_COUNT;
         if (a->render.color_mode == GC_COLOR_LEVEL && !block_steps(a)) /* one shared step */
             a->render.color_mode = (a->render.color_mode + 1) % GC_COLOR_COUNT;
+        gc_log_info("colours: %s", gc_render_color_mode_name(a->render.color_mode));
         break;
     case 'm': case 'M':
         a->render.halo_view = (a->render.halo_view + 1) % GC_HALO_COUNT;

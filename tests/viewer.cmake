@@ -49,17 +49,26 @@ if(Python3_FOUND)
   if(GC_XVFB AND GC_XDOTOOL)
     # A private Xvfb on a random high display, checked with Xlib before the test (viewer/xvfb.py
     # says why not xvfb-run -a).
+    # Two parts, two tests (each with its own X server): keys and mouse on the galaxy pair;
+    # the time-step level colours of hermite4.
     add_test(NAME test_viewer_window
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
-                     $<TARGET_FILE:galaxy>)
-    set_tests_properties(test_viewer_window PROPERTIES
+                     $<TARGET_FILE:galaxy> keys)
+    add_test(NAME test_viewer_window_levels
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
+                     $<TARGET_FILE:galaxy> levels)
+    set_tests_properties(test_viewer_window test_viewer_window_levels PROPERTIES
       ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
   else()
-    gc_add_skipped_test(test_viewer_window "Xvfb or xdotool is not installed")
+    foreach(t test_viewer_window test_viewer_window_levels)
+      gc_add_skipped_test(${t} "Xvfb or xdotool is not installed")
+    endforeach()
   endif()
 else()
-  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_window)
+  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_window
+            test_viewer_window_levels)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()

@@ -14,8 +14,8 @@
 #                       window screenshots, the movie's last frame
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
-# Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang"),
-# WIN_SECONDS.
+# Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
+# "wintest" runs CI's window tests here), WIN_SECONDS, WINTEST_PARTS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
 # short runs) to check the script itself; its figures mean nothing.
 set -u
@@ -299,15 +299,20 @@ check movie-present-text $?
 result "movie: $(grep -h 'recorded' "$T/movie.log" | sed 's/galaxy: //'), $(stat -c %s "$OUT/dubinski_tour.mp4" 2>/dev/null) bytes; $(grep -h 'headless: [0-9]* frames' "$T/movie.log" | sed 's/galaxy: //')"
 fi
 
+# The carried X server, xdotool and Mesa: X, XLIB for their folders.
+x_files() {
+    [ -d "$T/x11" ] || xz -dc "$ROOT/.devviewer/x11.tar.xz" | tar -x -C "$T"
+    X=$T/x11
+    # Xvfb's own GLX loads Mesa's software driver from its compiled-in folder; xkbcomp too.
+    mkdir -p /usr/lib/x86_64-linux-gnu/dri
+    [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || cp "$X/dri/swrast_dri.so" /usr/lib/x86_64-linux-gnu/dri/
+    [ -e /usr/bin/xkbcomp ] || cp "$X/bin/xkbcomp" /usr/bin/xkbcomp
+    XLIB=$X/lib:$LD_LIBRARY_PATH
+}
+
 if want window; then
 step "the window under Xvfb with NVIDIA's GLX: keys and mouse through xdotool"
-xz -dc "$ROOT/.devviewer/x11.tar.xz" | tar -x -C "$T"
-X=$T/x11
-# Xvfb's own GLX loads Mesa's software driver from its compiled-in folder; xkbcomp likewise.
-mkdir -p /usr/lib/x86_64-linux-gnu/dri
-[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || cp "$X/dri/swrast_dri.so" /usr/lib/x86_64-linux-gnu/dri/
-[ -e /usr/bin/xkbcomp ] || cp "$X/bin/xkbcomp" /usr/bin/xkbcomp
-XLIB=$X/lib:$LD_LIBRARY_PATH
+x_files
 D=${XDISPLAY:-7}
 LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$D" -screen 0 1920x1080x24 -nolisten tcp -xkbdir "$X/xkb" \
     >"$T/xvfb.log" 2>&1 &
@@ -376,6 +381,32 @@ if [ "$VENDOR" = nvidia ] && ! grep -q "on NVIDIA" "$T/window_81920.log"; then
     window_run window_81920_mesa mesa --data "$DUB"
 fi
 kill "$XVFB" 2>/dev/null
+fi
+
+if want wintest; then
+step "CI's window tests on these 16 CPUs: tests/viewer/test_window.py, CPU backend, Xvfb + Mesa"
+# A window test that fails only on CI's host, never on the 2-core dev host, is run here on
+# a fast many-core host: the CPU backend and Mesa's llvmpipe, as CI runs them. xvfb.py and
+# the test find Xvfb and xdotool on the PATH; galaxy through a wrapper.
+x_files
+mkdir -p "$T/xbin"
+printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s -xkbdir %s "$@"\n' "$XLIB" "$X/bin/Xvfb" "$X/xkb" >"$T/xbin/Xvfb"
+printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$XLIB" "$X/bin/xdotool" >"$T/xbin/xdotool"
+printf '#!/bin/sh\n__GLX_VENDOR_LIBRARY_NAME=mesa LD_LIBRARY_PATH=%s GC_SHADER_DIR=%s exec %s --backend cpu "$@"\n' \
+    "$XLIB" "$T/viewer/shaders" "$T/viewer/bin/galaxy" >"$T/xbin/galaxy-cpu"
+chmod +x "$T"/xbin/*
+k=0
+for part in ${WINTEST_PARTS:-levels keys levels levels}; do
+    k=$((k + 1))
+    GC_TEST_TMP=$T/wintest_$k PATH=$T/xbin:$PATH timeout -s KILL 200 python3 \
+        "$ROOT/tests/viewer/xvfb.py" 1280x800x24 python3 "$ROOT/tests/viewer/test_window.py" \
+        "$T/xbin/galaxy-cpu" "$part" >"$T/wintest_${k}_$part.log" 2>&1
+    rc=$?
+    check "wintest-$k-$part" $rc
+    grep -E "^(FAIL|note)|check\(s\) failed|Traceback|Error" "$T/wintest_${k}_$part.log"
+    [ "$rc" -eq 0 ] || cat "$T/wintest_${k}_$part.log"
+    cp "$T/wintest_${k}_$part.log" "$OUT/" 2>/dev/null
+done
 fi
 
 if want before-hang; then

@@ -160,30 +160,40 @@ def quit_viewer(logfile):
     return rc
 
 
-def keys_and_mouse():
-    """Leapfrog on the galaxy pair: every key and mouse action the help lists."""
+def start_viewer(args, label):
+    """Starts galaxy with args, its log in shots/galaxy.log; waits for its first frame
+    (--screenshot-after 1) and for its window (wid, focused). (log file, first frame's path
+    or None); wid stays "" when no window showed."""
     global proc, wid
     log = open(os.path.join(shots, "galaxy.log"), "w")
+    proc = subprocess.Popen([galaxy] + args + ["--screenshot-after", "1", "--screenshot-dir",
+                                               shots],
+                            stdout=log, stderr=subprocess.STDOUT,
+                            env=sanitizer.keep_driver_loaded(os.environ, galaxy))
+    first_path = wait_new_png([], timeout=60)
+    check(first_path is not None, label + "--screenshot-after 1 saved the first frame")
+    if first_path is None:
+        return log, None
+    found = xdo("search", "--sync", "--onlyvisible", "--name", "^galaxy").split()
+    check(bool(found), label + "found the viewer window with xdotool")
+    if found:
+        wid = found[0]
+        focus(wid)
+    return log, first_path
+
+
+def keys_and_mouse():
+    """Leapfrog on the galaxy pair: every key and mouse action the help lists."""
     # A fixed exposure: pictures compare pixel for pixel (auto exposure glides after changes;
     # test_headless.py covers it).
-    cmd = [galaxy, "-n", "2048", "--size", "640x400", "--screenshot-after", "1",
-           "--screenshot-dir", shots, "--exposure", "-2"] + source
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                            env=sanitizer.keep_driver_loaded(os.environ, galaxy))
+    log, first_path = start_viewer(["-n", "2048", "--size", "640x400", "--exposure", "-2"] +
+                                   source, "")
     try:
-        first_path = wait_new_png([], timeout=60)
-        check(first_path is not None, "--screenshot-after 1 saved the first frame")
-        if first_path is None:
+        if first_path is None or not wid:
             raise SystemExit(1)  # a bare SystemExit would exit 0: a pass
         first = imgcheck.read_png(first_path)
         if keep:
             shutil.copy(first_path, os.path.join(keep, "window_first_frame.png"))
-        wid = xdo("search", "--sync", "--onlyvisible", "--name", "^galaxy")
-        wid = wid.split()[0] if wid else ""
-        check(wid != "", "found the viewer window with xdotool")
-        if not wid:
-            raise SystemExit(1)  # a bare SystemExit would exit 0: a pass
-        focus(wid)
         # Window title carries the statistics once a second.
         time.sleep(1.5)
         title = xdo("getwindowname", wid)
@@ -406,22 +416,12 @@ def hermite_levels():
     """Block time steps: the 'c' key reaches the time-step level colours (leapfrog skips
     them, above). In a Plummer sphere the dense core takes shorter steps than the outskirts,
     so the core is warm (yellow) and the outskirts blue, from the very first frame."""
-    global proc, wid
-    path = os.path.join(shots, "galaxy.log")
-    hlog = open(path, "w")
-    cmd = [galaxy, "--model", "plummer", "-n", "4096", "--paused", "--size", "640x400",
-           "--exposure", "1", "--screenshot-after", "1", "--screenshot-dir", shots]
-    before = pngs()
-    proc = subprocess.Popen(cmd, stdout=hlog, stderr=subprocess.STDOUT,
-                            env=sanitizer.keep_driver_loaded(os.environ, galaxy))
+    hlog, first_path = start_viewer(["--model", "plummer", "-n", "4096", "--paused", "--size",
+                                     "640x400", "--exposure", "1"], "hermite4: ")
+    path = hlog.name
     try:
-        check(wait_new_png(before, timeout=60) is not None, "hermite4: the first frame")
-        found = xdo("search", "--sync", "--onlyvisible", "--name", "^galaxy").split()
-        check(bool(found), "hermite4: found the viewer window")
-        if not found:
+        if first_path is None or not wid:
             return
-        wid = found[0]
-        focus(wid)
         base = shot("hermite_stellar", ["i"])
         speed = shot("hermite_speed", ["c"] * 4)
         level = shot("hermite_level", ["c"])

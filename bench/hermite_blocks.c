@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend.h"
+#include "backend_hermite.h"
 #include "model_cluster.h"
 
 static double now_s(void)
@@ -119,8 +119,8 @@ int main(int argc, char **argv)
     if (start(be, &cfg, &b) != GC_OK || gc_backend_hermite_counters(be, &c0) != GC_OK)
         return 1;
     t0 = now_s();
-    if (gc_backend_has_repeat(be)) {
-        if (gc_backend_repeat(be, block, &r) != GC_OK)
+    if (gc_backend_hermite_has_repeat(be)) {
+        if (gc_backend_hermite_repeat(be, block, &r) != GC_OK)
             return 1;
     } else {
         do
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     printf("# host-driven (each block step synchronised): %llu block steps in %.3f s\n",
            (unsigned long long)blocks, host_total);
     printf("# backend loop%s: %llu block steps in %.3f s, %.2f us per block step\n",
-           gc_backend_has_repeat(be) ? " (CUDA graph, device-side while)" : "",
+           gc_backend_hermite_has_repeat(be) ? " (CUDA graph, device-side while)" : "",
            (unsigned long long)(c1.blocks - c0.blocks), graph_s,
            1e6 * graph_s / (double)(c1.blocks - c0.blocks));
     printf("# %10s %10s %8s %14s %14s %16s\n", "m_lo", "m_hi", "blocks", "median_us",

@@ -3,7 +3,7 @@
 # Portegies Zwart, Belleman & Geldof (2007) (Plummer, eps 1/256, t = 0.25 -> 0.5 timed) and
 # the time per block step against the active count. Prebuilt binaries come in BIN
 # (default .devbuild/bin: galaxy-bench, test_hermite, hermite_blocks, lib/ for libgomp).
-# Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big, mixed,
+# Usage: bench/hermite_device.sh STAGE...   stages: tests, h4, h4big, h6, h6big,
 # blocks, blocksbig, ab (this kernel against BIN/ref and BIN/nounroll, interleaved), absmall
 # (the same at N = 1024 and 4096 against BIN/ref), blocksref,
 # eta6 (hermite6 at larger eta, for the equal-time comparison); each writes $OUT/<stage>.txt. A stage is skipped when the deadline (DEADLINE
@@ -24,7 +24,7 @@ plummer() { # order N t_end [extra galaxy-bench options...]
     shift 3
     local budget=$(( $(left) - 5 ))
     if [ "$budget" -lt 10 ]; then echo "## skipped N=$n hermite$order (deadline)"; return; fi
-    echo "## hermite$order N=$n t_end=$t precision=${GC_CUDA_HERMITE:-double} $*"
+    echo "## hermite$order N=$n t_end=$t precision=double $*"
     timeout "$budget" "${GB:-$BIN/galaxy-bench}" --model plummer -n "$n" --integrator "hermite$order" \
         --t-end "$t" --report-every 0.25 --backend cuda --quiet "$@"
     echo "## rc=$?"
@@ -42,9 +42,7 @@ for stage in "$@"; do
     echo "=== $stage ($(left) s left)"
     case $stage in
     tests)
-        timeout 200 "$BIN/test_hermite" cuda >"$f" 2>&1; echo "rc(double)=$?" >>"$f"
-        GC_CUDA_HERMITE=mixed timeout 200 "$BIN/test_hermite" cuda >>"$f" 2>&1
-        echo "rc(mixed)=$?" >>"$f" ;;
+        timeout 200 "$BIN/test_hermite" cuda >"$f" 2>&1; echo "rc=$?" >>"$f" ;;
     h4) table 4 "$small" "131072 262144" >"$f" 2>&1
         echo "## eta 0.02 instead of the default:" >>"$f"
         timeout 60 "$BIN/galaxy-bench" --model plummer -n 65536 --integrator hermite4 --eta 0.02 \
@@ -52,7 +50,6 @@ for stage in "$@"; do
     h4big) table 4 "" "524288" >"$f" 2>&1 ;;
     h6) table 6 "$small" "131072" >"$f" 2>&1 ;;
     h6big) table 6 "" "262144" >"$f" 2>&1 ;;
-    mixed) GC_CUDA_HERMITE=mixed table 4 "1024 8192 65536" "" >"$f" 2>&1 ;;
     blocks) timeout 60 "$BIN/hermite_blocks" 65536 4 0.125 >"$f" 2>&1 ;;
     ab) for round in 1 2; do
             for v in ref nounroll this; do

@@ -112,8 +112,6 @@ if __name__ == "__main__":
     print(table([d / "h4_double.txt", d / "h4_double_524288.txt", d / "h4.txt", d / "h4big.txt"]))
     print("\nhermite6 (double kernel)\n")
     print(table([d / "h6.txt", d / "h6_262144.txt", d / "h6big.txt"]))
-    print("\nhermite4, mixed kernel (GC_CUDA_HERMITE=mixed)\n")
-    print(table([d / "h4_mixed.txt"]))
     if len(sys.argv) > 2:
         first = d / "blocks_65536.txt"
         plot(first if first.exists() else d / "blocks.txt", sys.argv[2])

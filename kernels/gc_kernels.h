@@ -1,9 +1,11 @@
-/* Plain-C declarations of the CUDA kernel launchers (no CUDA types), shared by backend and benchmark. */
+/* Plain-C declarations of the CUDA kernel launchers (no CUDA types), for the CUDA backend and the study tools of bench/. */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_KERNELS_H
 #define GC_KERNELS_H
 
 #include <stddef.h>
+
+#include "hermite_timeline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,9 +29,11 @@ struct gc_cuda_accel_plan {
 };
 
 /* Picks the variant (B, U) and j-split for n bodies on a device with `sm_count`
- * multiprocessors, so that small N still fills the chip. force restricts the
- * variant: force = {T, B, U, M, P}, 0 = any (P: 0 = none) (all 0 = the planner's own choice among its default variants; for benchmark variant studies). Returns 0 or a
- * cudaError_t (cudaErrorInvalidValue when no compiled variant matches). */
+ * multiprocessors, so that small N still fills the chip. force restricts the variant:
+ * force = {T, B, U, M, P}, 0 = any (P: 0 = none); all 0 = the planner's own choice among
+ * the variants with a measured rate (the product's). A build with GC_STUDY compiles the
+ * unrated variants too, which only a non-zero force reaches (bench/accel_variants). Returns
+ * 0 or a cudaError_t (cudaErrorInvalidValue when no compiled variant matches). */
 int gc_cuda_accel_plan(size_t n, int sm_count, const int force[5],
                        struct gc_cuda_accel_plan *plan);
 /* The same for ni bodies i (a rank's range) against n sources j. */
@@ -98,15 +102,14 @@ struct gc_cuda_hermite {
     double *part;                  /* j-slice partial sums, gc_cuda_hermite_part_doubles */
     double *xv, *vv;               /* 3n each: the view (every body at one time) */
     struct gc_cuda_hermite_ctl *ctl;
-    int n, order, mixed, grid, fixed_level;
+    int n, order, grid, fixed_level;
     int i0, i1; /* this rank's bodies: force, correction and potential only for these */
     double eps2, eta, eta_start, dt_max;
     unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
 };
 
-/* Blocks of the fixed launch shape for this order and precision (mixed: float after 1/r);
- * negative: -cudaError_t. */
-int gc_cuda_hermite_grid(int order, int mixed, int sm_count);
+/* Blocks of the fixed launch shape for this order; negative: -cudaError_t. */
+int gc_cuda_hermite_grid(int order, int sm_count);
 size_t gc_cuda_hermite_part_doubles(int n, int grid);
 /* Active list = every body, due at tick 0; counters and error cleared. */
 int gc_cuda_hermite_launch_reset(const struct gc_cuda_hermite *h, void *stream);
@@ -118,49 +121,42 @@ int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream);
 int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin, void *stream);
 int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t, float *d_pos,
                                 float *d_vel, void *stream);
-/* One body's state as ranks exchange it: the layout of struct gc_hermite_record (backend.h,
- * checked there at compile time). */
-struct gc_cuda_hermite_record {
-    long long i, t, level;
-    double x[3], v[3], a[3], j[3], s[3], c[3];
-};
 /* The block's bodies in the range (the active list) into d_rec[0..count); count lands in
  * ctl->count, which the host reads. */
 int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
-                                struct gc_cuda_hermite_record *d_rec, void *stream);
+                                struct gc_hermite_record *d_rec, void *stream);
 /* Records d_rec[0..count) into the state (bodies of other ranks). */
 int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
-                                  const struct gc_cuda_hermite_record *d_rec, int count,
+                                  const struct gc_hermite_record *d_rec, int count,
                                   void *stream);
 /* Per-block partial sums of m_i sum_{j != i} m_j / r_ij (softened) into d_out[0..*blocks). */
 int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                      int *blocks, void *stream);
 
-/* ---- The picture drawn on the compute units (raster.cu) ---- */
+/* ---- The picture drawn on the compute units (picture.cu) ---- */
 
-#define GC_LIGHT_LEVELS 5 /* glow pyramid levels below the picture (the glow reads 2..5) */
-struct gc_light_job;      /* light_job.h */
+#define GC_PICTURE_LEVELS 5 /* glow pyramid levels below the picture (the glow reads 2..5) */
+struct gc_picture_job;      /* picture_job.h */
 
-/* Device buffers of the picture; the backend owns them (backend_cuda_light.c). */
-struct gc_cuda_light {
-    float *light;          /* gc_cuda_light_floats(w, h): w x h float4 light, then levels 1..5 */
+/* Device buffers of the picture; the backend owns them (backend_cuda_picture.c). */
+struct gc_cuda_picture {
+    float *light;          /* gc_cuda_picture_floats(w, h): w x h float4 light, then levels 1..5 */
     float *big;            /* 2 float4 per sprite too large for one thread; room for n */
     int *nbig;             /* how many of them this picture has */
     float *meter;          /* block maxima (job->meter_block); NULL = no metering */
-    unsigned char *image;  /* w x h RGBA8 (the mapped GL pixel buffer), or */
     unsigned long long surface; /* a surface object of the mapped GL texture or renderbuffer;
-                                 * neither = meter only */
+                                 * 0 = meter only */
     const float *pos, *vel; /* n float4: the state handed to the renderer */
     const unsigned char *tag; /* n tags */
     int n;
 };
 
 /* Floats of the light buffer with its glow levels for a w x h picture. */
-size_t gc_cuda_light_floats(int w, int h);
+size_t gc_cuda_picture_floats(int w, int h);
 /* Clears the light, splats the bodies, meters it (when job->meter_block and d->meter) and,
- * unless job->meter_sync, builds the glow levels and tone-maps into d->image or d->surface. */
-int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct gc_light_job *job,
-                         int sm_count, void *stream);
+ * unless job->meter_sync, builds the glow levels and tone-maps into d->surface. */
+int gc_cuda_picture_launch(const struct gc_cuda_picture *d, const struct gc_picture_job *job,
+                           int sm_count, void *stream);
 
 #ifdef __cplusplus
 }

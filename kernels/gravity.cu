@@ -24,9 +24,10 @@
  * Dubinski table, whose halo forces largely cancel; this keeps the error near 1e-7, as the
  * CPU backend's blocked float/double sum does. U is the j-loop unroll: the loop body must
  * stay small enough for the instruction cache (B * U * 13 instructions). */
+#ifdef GC_STUDY
 /* 1/sqrt(x) without the MUFU unit: the classic bit-level first guess (3.4% error) and
  * three Newton steps (1.7e-3, 4.4e-6, then float rounding), 12 FMA-pipe/ALU
- * instructions. x > 0 and normal (x >= eps2 > 0). */
+ * instructions. x > 0 and normal (x >= eps2 > 0). A study variant (P > 0) only. */
 static __device__ __forceinline__ float soft_rsqrt(float x)
 {
     const float h = 0.5f * x;
@@ -36,6 +37,10 @@ static __device__ __forceinline__ float soft_rsqrt(float x)
     y = y * fmaf(-h, y * y, 1.5f);
     return y;
 }
+#define GC_RSQRT(soft, x) ((soft) ? soft_rsqrt(x) : rsqrtf(x))
+#else
+#define GC_RSQRT(soft, x) rsqrtf(x)
+#endif
 
 template <int T, int B, int U, int MINB, int P = 0>
 static __global__ void __launch_bounds__(T, MINB)
@@ -78,11 +83,12 @@ accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
             /* With P > 0, every P-th j body takes the FMA-pipe reciprocal square root, so
              * the MUFU unit (the binding limit, see BENCHMARKS.md) is left 1/P of its work. */
             const bool soft = P > 0 && jj % (P > 0 ? P : 1) == 0;
+            (void)soft;
 #pragma unroll
             for (int k = 0; k < B; k++) {
                 const float dx = q.x - xi[k], dy = q.y - yi[k], dz = q.z - zi[k];
                 const float r2 = fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2)));
-                const float inv = soft ? soft_rsqrt(r2) : rsqrtf(r2);
+                const float inv = GC_RSQRT(soft, r2);
                 const float s = (q.w * inv) * (inv * inv);
                 ax[k] = fmaf(dx, s, ax[k]);
                 ay[k] = fmaf(dy, s, ay[k]);
@@ -131,9 +137,9 @@ static __global__ void accel_reduce(const double *__restrict__ part, float4 *__r
 /* The compiled variants: threads per block T (= tile length), bodies per thread B, j
  * unroll U, the blocks-per-SM bound M that caps registers (65536 / (T * M)), and P
  * (every P-th j body uses soft_rsqrt; 0 = never). `rate` is the force kernel's measured
- * rate at N = 1,048,576 on the H100 (1e12 interactions/s, variant study in BENCHMARKS.md);
- * the planner picks among the variants that have one, the rest exist for the study and
- * are reached only through GC_CUDA_ACCEL. */
+ * rate at N = 1,048,576 on the H100 (1e12 interactions/s, docs/perf-log); the planner
+ * picks among the variants that have one. The unrated ones are the variant study's, built
+ * only with GC_STUDY and reached only by forcing them (bench/accel_variants). */
 struct variant {
     int t, b, u, m, p;
     double rate;
@@ -144,6 +150,7 @@ static const struct variant variants[] = {
     {128, 4, 16, 4, 0, 2.071, accel_tiled<128, 4, 16, 4>},
     {128, 2, 16, 8, 0, 1.973, accel_tiled<128, 2, 16, 8>},
     {128, 1, 32, 8, 0, 1.918, accel_tiled<128, 1, 32, 8>},
+#ifdef GC_STUDY
     {128, 4, 8, 4, 0, 0.0, accel_tiled<128, 4, 8, 4>},
     {128, 4, 32, 4, 0, 0.0, accel_tiled<128, 4, 32, 4>},
     {128, 4, 16, 5, 0, 0.0, accel_tiled<128, 4, 16, 5>},
@@ -158,6 +165,7 @@ static const struct variant variants[] = {
     {128, 4, 16, 4, 8, 0.0, accel_tiled<128, 4, 16, 4, 8>},
     {256, 4, 16, 2, 16, 0.0, accel_tiled<256, 4, 16, 2, 16>},
     {256, 4, 16, 2, 8, 0.0, accel_tiled<256, 4, 16, 2, 8>},
+#endif
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "gc_kernels.h"
-#include "hermite_body.h"
+#include "hermite_formulas.h"
 #include "hermite_plan.h"
 
 /* Threads per block of every kernel here, and the length of a shared-memory j tile. */
@@ -142,23 +142,25 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 /* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
 
 /* One tile of j bodies predicted to the block time, in shared memory. */
-template <int ORDER, typename R>
+template <int ORDER>
 struct htile {
     double x[HT], y[HT], z[HT], m[HT];
-    R vx[HT], vy[HT], vz[HT];
-    R ax[ORDER == 6 ? HT : 1], ay[ORDER == 6 ? HT : 1], az[ORDER == 6 ? HT : 1];
+    double vx[HT], vy[HT], vz[HT];
+    double ax[ORDER == 6 ? HT : 1], ay[ORDER == 6 ? HT : 1], az[ORDER == 6 ? HT : 1];
     int id[HT];
 };
 
-/* Body i (predicted xi, vr, ar) and tile body k: adds acceleration, jerk (and snap). */
-template <int ORDER, typename R>
-static __device__ __forceinline__ void pair(const htile<ORDER, R> &T, int k, int i,
-                                            const double xi[3], const R vr[3], const R ar[3],
-                                            double eps2, gc_cuda_hermite_ctl *ctl, double *acc)
+/* Body i (predicted xi, vi, ai) and tile body k: adds acceleration, jerk (and snap) into
+ * acc[0..2], acc[3..5] (and acc[6..8]) with the formulas the CPU uses
+ * (gc_hermite_pair_terms); the reciprocal distance by rsqrt. */
+template <int ORDER>
+static __device__ __forceinline__ void pair(const htile<ORDER> &T, int k, int i,
+                                            const double xi[3], const double vi[3],
+                                            const double ai[3], double eps2,
+                                            gc_cuda_hermite_ctl *ctl, double *acc)
 {
-    constexpr int NV = ORDER == 6 ? 9 : 6;
-    const double dx = T.x[k] - xi[0], dy = T.y[k] - xi[1], dz = T.z[k] - xi[2];
-    const double r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, eps2)));
+    const double r[3] = {T.x[k] - xi[0], T.y[k] - xi[1], T.z[k] - xi[2]};
+    const double r2 = fma(r[2], r[2], fma(r[1], r[1], fma(r[0], r[0], eps2)));
     if (r2 == 0.0) { /* only with eps = 0: the self-pair, padding or a collision */
         if (T.id[k] >= 0 && T.id[k] != i)
             record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, T.id[k]);
@@ -166,38 +168,22 @@ static __device__ __forceinline__ void pair(const htile<ORDER, R> &T, int k, int
     }
     const double rinv = rsqrt(r2);
     const double rinv2 = rinv * rinv;
-    const R mr3 = (R)(T.m[k] * rinv * rinv2), ri2 = (R)rinv2;
-    const R rx = (R)dx, ry = (R)dy, rz = (R)dz;
-    const R wx = T.vx[k] - vr[0], wy = T.vy[k] - vr[1], wz = T.vz[k] - vr[2];
-    const R alpha = (rx * wx + ry * wy + rz * wz) * ri2;
-    const R akx = mr3 * rx, aky = mr3 * ry, akz = mr3 * rz;
-    const R jkx = mr3 * wx - (R)3 * alpha * akx;
-    const R jky = mr3 * wy - (R)3 * alpha * aky;
-    const R jkz = mr3 * wz - (R)3 * alpha * akz;
-    acc[0] += (double)akx;
-    acc[1] += (double)aky;
-    acc[2] += (double)akz;
-    acc[3] += (double)jkx;
-    acc[4] += (double)jky;
-    acc[5] += (double)jkz;
+    const double w[3] = {T.vx[k] - vi[0], T.vy[k] - vi[1], T.vz[k] - vi[2]};
     if (ORDER == 6) {
-        const R Ax = T.ax[k] - ar[0], Ay = T.ay[k] - ar[1], Az = T.az[k] - ar[2];
-        const R beta = (wx * wx + wy * wy + wz * wz + rx * Ax + ry * Ay + rz * Az) * ri2 +
-                       alpha * alpha;
-        acc[6 % NV] += (double)(mr3 * Ax - (R)6 * alpha * jkx - (R)3 * beta * akx);
-        acc[7 % NV] += (double)(mr3 * Ay - (R)6 * alpha * jky - (R)3 * beta * aky);
-        acc[8 % NV] += (double)(mr3 * Az - (R)6 * alpha * jkz - (R)3 * beta * akz);
+        const double A[3] = {T.ax[k] - ai[0], T.ay[k] - ai[1], T.az[k] - ai[2]};
+        gc_hermite_pair_terms(r, w, A, T.m[k] * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
+    } else {
+        gc_hermite_pair_terms(r, w, nullptr, T.m[k] * rinv * rinv2, rinv2, acc, acc + 3,
+                              nullptr);
     }
 }
 
-/* R is the type of everything after the reciprocal distance: float (mixed precision:
- * differences, r^2, 1/r and the sums in double, as HiGPUs does) or double (all double).
- * Each j body is predicted to the block time as its tile is loaded, so no separate
+/* Each j body is predicted to the block time as its tile is loaded, so no separate
  * prediction pass over all n bodies is needed per block step. */
-template <int ORDER, typename R>
+template <int ORDER>
 static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
-    __shared__ htile<ORDER, R> tile;
+    __shared__ htile<ORDER> tile;
     __shared__ double red[HT / 32][9];
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
@@ -218,13 +204,8 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
         const int i = valid ? H.active[aidx] : -1;
         double xi[3] = {0, 0, 0}, vi[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
         double acc[NV];
-        R vr[3], ar[3];
         if (valid)
             predict_body<ORDER>(H, i, tn, xi, vi, ORDER == 6 ? ai : nullptr);
-        for (int k = 0; k < 3; k++) {
-            vr[k] = (R)vi[k];
-            ar[k] = (R)ai[k];
-        }
         for (int k = 0; k < NV; k++)
             acc[k] = 0.0;
         const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
@@ -238,21 +219,21 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
                 tile.y[threadIdx.x] = xp[1];
                 tile.z[threadIdx.x] = xp[2];
                 tile.m[threadIdx.x] = H.m[j];
-                tile.vx[threadIdx.x] = (R)vp[0];
-                tile.vy[threadIdx.x] = (R)vp[1];
-                tile.vz[threadIdx.x] = (R)vp[2];
+                tile.vx[threadIdx.x] = vp[0];
+                tile.vy[threadIdx.x] = vp[1];
+                tile.vz[threadIdx.x] = vp[2];
                 if (ORDER == 6) {
-                    tile.ax[threadIdx.x] = (R)ap[0];
-                    tile.ay[threadIdx.x] = (R)ap[1];
-                    tile.az[threadIdx.x] = (R)ap[2];
+                    tile.ax[threadIdx.x] = ap[0];
+                    tile.ay[threadIdx.x] = ap[1];
+                    tile.az[threadIdx.x] = ap[2];
                 }
                 tile.id[threadIdx.x] = j;
             } else { /* padding: no mass, skipped below when it would divide by zero */
                 tile.x[threadIdx.x] = tile.y[threadIdx.x] = tile.z[threadIdx.x] = 0.0;
                 tile.m[threadIdx.x] = 0.0;
-                tile.vx[threadIdx.x] = tile.vy[threadIdx.x] = tile.vz[threadIdx.x] = (R)0;
+                tile.vx[threadIdx.x] = tile.vy[threadIdx.x] = tile.vz[threadIdx.x] = 0.0;
                 if (ORDER == 6)
-                    tile.ax[threadIdx.x] = tile.ay[threadIdx.x] = tile.az[threadIdx.x] = (R)0;
+                    tile.ax[threadIdx.x] = tile.ay[threadIdx.x] = tile.az[threadIdx.x] = 0.0;
                 tile.id[threadIdx.x] = -1;
             }
             __syncthreads();
@@ -263,10 +244,10 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
             if (p.q == 1) {
 #pragma unroll 4
                 for (int k = 0; k < HT; k++)
-                    pair<ORDER, R>(tile, k, i, xi, vr, ar, eps2, ctl, acc);
+                    pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, acc);
             } else {
                 for (int k = lane; k < HT; k += p.q)
-                    pair<ORDER, R>(tile, k, i, xi, vr, ar, eps2, ctl, acc);
+                    pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, acc);
             }
         }
         /* The q threads of one body: shuffles inside a warp, shared memory across warps. */
@@ -453,12 +434,12 @@ static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, doub
 
 /* ---- exchange between ranks ---- */
 
-static __global__ void h_pack(gc_cuda_hermite H, gc_cuda_hermite_record *rec)
+static __global__ void h_pack(gc_cuda_hermite H, gc_hermite_record *rec)
 {
     const int m = H.ctl->count;
     for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m; q += gridDim.x * blockDim.x) {
         const int i = H.active[q];
-        gc_cuda_hermite_record r;
+        gc_hermite_record r;
         r.i = i;
         r.t = H.t[i];
         r.level = H.level[i];
@@ -472,10 +453,10 @@ static __global__ void h_pack(gc_cuda_hermite H, gc_cuda_hermite_record *rec)
     }
 }
 
-static __global__ void h_unpack(gc_cuda_hermite H, const gc_cuda_hermite_record *rec, int count)
+static __global__ void h_unpack(gc_cuda_hermite H, const gc_hermite_record *rec, int count)
 {
     for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x) {
-        const gc_cuda_hermite_record r = rec[k];
+        const gc_hermite_record r = rec[k];
         const int i = (int)r.i;
         if (r.i < 0 || r.i >= H.n || r.level < 0 || r.level >= GC_HERMITE_LEVELS) {
             record_error(H.ctl, GC_HERMITE_ERR_NONFINITE, r.i, -1);
@@ -493,14 +474,14 @@ static __global__ void h_unpack(gc_cuda_hermite H, const gc_cuda_hermite_record 
 }
 
 extern "C" int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
-                                           struct gc_cuda_hermite_record *d_rec, void *stream)
+                                           struct gc_hermite_record *d_rec, void *stream)
 {
     h_pack<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h, d_rec);
     return (int)cudaGetLastError();
 }
 
 extern "C" int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
-                                             const struct gc_cuda_hermite_record *d_rec,
+                                             const struct gc_hermite_record *d_rec,
                                              int count, void *stream)
 {
     if (count <= 0)
@@ -521,12 +502,9 @@ static int occupancy_grid(K kernel, int sm_count)
     return sm_count * (per_sm > 0 ? per_sm : 1);
 }
 
-extern "C" int gc_cuda_hermite_grid(int order, int mixed, int sm_count)
+extern "C" int gc_cuda_hermite_grid(int order, int sm_count)
 {
-    if (order == 6) /* double only: see want_mixed in backend_cuda_hermite.c */
-        return mixed ? -(int)cudaErrorInvalidValue : occupancy_grid(h_force<6, double>, sm_count);
-    return mixed ? occupancy_grid(h_force<4, float>, sm_count)
-                 : occupancy_grid(h_force<4, double>, sm_count);
+    return order == 6 ? occupancy_grid(h_force<6>, sm_count) : occupancy_grid(h_force<4>, sm_count);
 }
 
 extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
@@ -547,14 +525,10 @@ extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, lo
 extern "C" int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    if (h->order == 6) {
-        h_force<6, double><<<h->grid, HT, 0, s>>>(*h);
-    } else {
-        if (h->mixed)
-            h_force<4, float><<<h->grid, HT, 0, s>>>(*h);
-        else
-            h_force<4, double><<<h->grid, HT, 0, s>>>(*h);
-    }
+    if (h->order == 6)
+        h_force<6><<<h->grid, HT, 0, s>>>(*h);
+    else
+        h_force<4><<<h->grid, HT, 0, s>>>(*h);
     return (int)cudaGetLastError();
 }
 

@@ -3,11 +3,7 @@
 #ifndef GC_HERMITE_PLAN_H
 #define GC_HERMITE_PLAN_H
 
-#ifdef __CUDACC__
-#define GC_HD __host__ __device__ __forceinline__
-#else
-#define GC_HD static inline
-#endif
+#include "host_device.h"
 
 /* Threads per block of every Hermite kernel, and the length of a shared-memory j tile. */
 #define GC_HERMITE_HT 256
@@ -83,5 +79,4 @@ GC_HD struct gc_hermite_plan gc_hermite_plan_of(int m, int n, int grid)
     return p;
 }
 
-#undef GC_HD
 #endif

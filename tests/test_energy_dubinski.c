@@ -40,7 +40,8 @@ int main(void)
     gc_bodies_alloc(&cur, b.n);
     CHECK(gc_sim_init(&sim, be, NULL, &b, &prm) == GC_OK);
     CHECK(gc_diagnostics_measure(&sim, &cur, &d0) == GC_OK);
-    CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (double)(100) * sim.p.dt) == GC_OK);
+    CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (double)(100) * gc_sim_params(&sim)->dt) ==
+          GC_OK);
     CHECK(gc_diagnostics_measure(&sim, &cur, &d1) == GC_OK);
 
     /* Without their halos the two galaxies are nearly unbound: E0 = K + W is a small

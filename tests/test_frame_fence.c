@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "backend_picture.h"
 #include "check.h"
 #include "frame_fence.h"
 
@@ -40,7 +41,19 @@ static void release(struct gc_backend *b, void *fence)
     f->live--;
 }
 
-static struct gc_backend_iface iface = {.name = "fake"};
+static const struct gc_backend_picture picture = {
+    .fence = make,
+    .wait = wait_for,
+    .fence_release = release,
+};
+
+static const void *lookup(const struct gc_backend *b, int table)
+{
+    (void)b;
+    return table == GC_TABLE_PICTURE ? &picture : NULL;
+}
+
+static const struct gc_backend_iface iface = {.name = "fake", .lookup = lookup};
 
 static int slots_free(const struct gc_frame_fences *ff)
 {
@@ -57,9 +70,6 @@ int main(void)
     struct gc_frame_fences ff;
     struct gc_pacer p;
     struct gc_pacer_ops ops;
-    iface.frame_fence = make;
-    iface.frame_wait = wait_for;
-    iface.frame_release = release;
     memset(&f, 0, sizeof f);
     memset(&b, 0, sizeof b);
     b.iface = &iface;

@@ -156,7 +156,8 @@ int main(void)
     double rlo = r0, rhi = r0, zlo_early = z0, zhi_early = z0, zhi = z0;
     for (size_t done = 0; done < steps;) {
         unsigned k = steps - done < 25 ? (unsigned)(steps - done) : 25u;
-        CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (double)(k) * sim.p.dt) == GC_OK);
+        CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (double)(k) * gc_sim_params(&sim)->dt) ==
+          GC_OK);
         done += k;
         CHECK(gc_sim_download(&sim, &b1) == GC_OK);
         double r, z;

@@ -14,8 +14,8 @@
 # hermite6; the galaxy pair on 2 MPI ranks (when both builds have MPI and mpiexec exists).
 # Exit status: 0 identical, 1 a difference (printed), 2 usage or a run failed.
 set -u
-old=${1:?usage: same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]}
-new=${2:?usage: same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]}
+old=$(cd "${1:?usage: same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]}" && pwd)
+new=$(cd "${2:?usage: same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]}" && pwd)
 work=${3:-$(mktemp -d)}
 mkdir -p "$work"
 status=0

@@ -1,9 +1,12 @@
-/* Backend lookup by name and the NULL-checking wrappers around the interface slots. */
+/* Backend creation by name, the NULL-checking wrappers around the compute table, and the lookups of the other tables. */
 /* SPDX-License-Identifier: MIT */
 #include "backend.h"
 
 #include <string.h>
 
+#include "backend_bench.h"
+#include "backend_hermite.h"
+#include "backend_picture.h"
 #include "log.h"
 
 const char *gc_backend_available(void)
@@ -138,9 +141,13 @@ enum gc_status gc_backend_set_positions(struct gc_backend *b, size_t i0, size_t 
     return st != GC_OK || i0 == i1 ? st : b->iface->set_positions(b, i0, i1, src);
 }
 
-enum gc_status gc_backend_accel(struct gc_backend *b, float eps2)
+enum gc_status gc_backend_accel(struct gc_backend *b, const struct gc_force_params *fp)
 {
-    return b->iface->accel(b, eps2);
+    if ((unsigned)fp->method >= GC_FORCE_METHODS) {
+        gc_log_error("backend %s: force method %d is unknown", b->iface->name, (int)fp->method);
+        return GC_ERR_INVALID;
+    }
+    return b->iface->accel(b, fp);
 }
 
 enum gc_status gc_backend_kick(struct gc_backend *b, float dt)
@@ -167,11 +174,12 @@ enum gc_status gc_backend_export_positions(struct gc_backend *b, struct gc_rende
     return b->iface->export_positions(b, dst);
 }
 
-enum gc_status gc_backend_potential(struct gc_backend *b, float eps2, double *w)
+enum gc_status gc_backend_potential(struct gc_backend *b, const struct gc_force_params *fp,
+                                    double *w)
 {
     if (!b->iface->potential)
         return GC_ERR_UNSUPPORTED;
-    return b->iface->potential(b, eps2, w);
+    return b->iface->potential(b, fp, w);
 }
 
 enum gc_status gc_backend_sync(struct gc_backend *b)
@@ -179,49 +187,9 @@ enum gc_status gc_backend_sync(struct gc_backend *b)
     return b->iface->sync ? b->iface->sync(b) : GC_OK;
 }
 
-int gc_backend_has_render_light(const struct gc_backend *b)
-{
-    return b && b->iface->render_light != NULL;
-}
-
-enum gc_status gc_backend_render_light(struct gc_backend *b, struct gc_light_job *job)
-{
-    return b->iface->render_light ? b->iface->render_light(b, job) : GC_ERR_UNSUPPORTED;
-}
-
-enum gc_status gc_backend_render_release(struct gc_backend *b)
-{
-    return b && b->iface->render_release ? b->iface->render_release(b) : GC_OK;
-}
-
-int gc_backend_has_frame_fence(const struct gc_backend *b)
-{
-    return b && b->iface->frame_fence && b->iface->frame_wait && b->iface->frame_release;
-}
-
-void *gc_backend_frame_fence(struct gc_backend *b)
-{
-    return gc_backend_has_frame_fence(b) ? b->iface->frame_fence(b) : NULL;
-}
-
-int gc_backend_frame_wait(struct gc_backend *b, void *fence, double timeout_s)
-{
-    return gc_backend_has_frame_fence(b) ? b->iface->frame_wait(b, fence, timeout_s) : -1;
-}
-
-void gc_backend_frame_release(struct gc_backend *b, void *fence)
-{
-    if (gc_backend_has_frame_fence(b))
-        b->iface->frame_release(b, fence);
-}
-
-enum gc_status gc_backend_render_detach(struct gc_backend *b)
-{
-    return b->iface->render_detach ? b->iface->render_detach(b) : GC_OK;
-}
-
 enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bodies *in,
-                                        float eps2, struct gc_bodies *out)
+                                        const struct gc_force_params *fp,
+                                        struct gc_bodies *out)
 {
     enum gc_status st;
     if (!in || !out || out->n != in->n)
@@ -230,7 +198,7 @@ enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bo
     memset(out->vel, 0, in->n * 4 * sizeof(float));
     st = gc_backend_upload(b, out);
     if (st == GC_OK)
-        st = gc_backend_accel(b, eps2);
+        st = gc_backend_accel(b, fp);
     if (st == GC_OK)
         st = gc_backend_kick(b, 1.0f);
     if (st == GC_OK)
@@ -238,12 +206,36 @@ enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bo
     return st;
 }
 
-int gc_backend_has_hermite(const struct gc_backend *b)
+const char *gc_backend_name(const struct gc_backend *b)
 {
-    const struct gc_backend_iface *f = b->iface;
-    return f->hermite_init && f->hermite_begin && f->hermite_select && f->hermite_predict &&
-           f->hermite_force && f->hermite_correct && f->hermite_view && f->hermite_counters &&
-           f->hermite_schedule && f->hermite_derivs;
+    return b->iface->name;
+}
+
+const char *gc_backend_device_name(const struct gc_backend *b)
+{
+    return b->iface->device_name ? b->iface->device_name(b) : b->iface->name;
+}
+
+int gc_backend_is_device(const struct gc_backend *b)
+{
+    return b && (b->iface->caps & GC_BACKEND_DEVICE) != 0;
+}
+
+const void *gc_backend_lookup(const struct gc_backend *b, enum gc_backend_table table)
+{
+    return b && b->iface->lookup ? b->iface->lookup(b, (int)table) : NULL;
+}
+
+const struct gc_backend_bench *gc_backend_bench(const struct gc_backend *b)
+{
+    return gc_backend_lookup(b, GC_TABLE_BENCH);
+}
+
+/* ---- the Hermite table ---- */
+
+const struct gc_backend_hermite *gc_backend_hermite(const struct gc_backend *b)
+{
+    return gc_backend_lookup(b, GC_TABLE_HERMITE);
 }
 
 static enum gc_status no_hermite(const struct gc_backend *b)
@@ -252,8 +244,11 @@ static enum gc_status no_hermite(const struct gc_backend *b)
     return GC_ERR_UNSUPPORTED;
 }
 
-#define HERMITE_CALL(slot, ...) \
-    (b->iface->slot ? b->iface->slot(__VA_ARGS__) : no_hermite(b))
+#define HERMITE_CALL(slot, ...)                                                    \
+    do {                                                                           \
+        const struct gc_backend_hermite *h_ = gc_backend_hermite(b);               \
+        return h_ && h_->slot ? h_->slot(__VA_ARGS__) : no_hermite(b);             \
+    } while (0)
 
 enum gc_status gc_backend_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
                                        const struct gc_bodies *bodies)
@@ -267,53 +262,53 @@ enum gc_status gc_backend_hermite_init(struct gc_backend *b, const struct gc_her
         gc_log_error("hermite: order %d is not 4 or 6", cfg->order);
         return GC_ERR_INVALID;
     }
-    return HERMITE_CALL(hermite_init, b, cfg, bodies);
+    HERMITE_CALL(init, b, cfg, bodies);
 }
 
 enum gc_status gc_backend_hermite_begin(struct gc_backend *b)
 {
-    return HERMITE_CALL(hermite_begin, b);
+    HERMITE_CALL(begin, b);
 }
 
 enum gc_status gc_backend_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
 {
-    return HERMITE_CALL(hermite_select, b, t_limit, due);
+    HERMITE_CALL(select, b, t_limit, due);
 }
 
 enum gc_status gc_backend_hermite_predict(struct gc_backend *b)
 {
-    return HERMITE_CALL(hermite_predict, b);
+    HERMITE_CALL(predict, b);
 }
 
 enum gc_status gc_backend_hermite_force(struct gc_backend *b)
 {
-    return HERMITE_CALL(hermite_force, b);
+    HERMITE_CALL(force, b);
 }
 
 enum gc_status gc_backend_hermite_correct(struct gc_backend *b)
 {
-    return HERMITE_CALL(hermite_correct, b);
+    HERMITE_CALL(correct, b);
 }
 
 enum gc_status gc_backend_hermite_view(struct gc_backend *b, int64_t t)
 {
-    return HERMITE_CALL(hermite_view, b, t);
+    HERMITE_CALL(view, b, t);
 }
 
 enum gc_status gc_backend_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
 {
-    return HERMITE_CALL(hermite_counters, b, out);
+    HERMITE_CALL(counters, b, out);
 }
 
 enum gc_status gc_backend_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
 {
-    return HERMITE_CALL(hermite_schedule, b, t, level);
+    HERMITE_CALL(schedule, b, t, level);
 }
 
 enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
                                          double *snap)
 {
-    return HERMITE_CALL(hermite_derivs, b, acc, jerk, snap);
+    HERMITE_CALL(derivs, b, acc, jerk, snap);
 }
 
 static enum gc_status no_exchange(const struct gc_backend *b)
@@ -326,39 +321,86 @@ static enum gc_status no_exchange(const struct gc_backend *b)
 enum gc_status gc_backend_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
                                        size_t *count)
 {
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
     *count = 0;
-    return b->iface->hermite_pack ? b->iface->hermite_pack(b, dst, count) : no_exchange(b);
+    return h && h->pack ? h->pack(b, dst, count) : no_exchange(b);
 }
 
 enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
                                          const struct gc_hermite_record *src, size_t count)
 {
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
     if (count == 0)
         return GC_OK;
-    return b->iface->hermite_unpack ? b->iface->hermite_unpack(b, src, count) : no_exchange(b);
+    return h && h->unpack ? h->unpack(b, src, count) : no_exchange(b);
 }
 
-int gc_backend_has_repeat(const struct gc_backend *b)
+int gc_backend_hermite_has_repeat(const struct gc_backend *b)
 {
-    return b->iface->repeat != NULL;
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
+    return h && h->repeat;
 }
 
-enum gc_status gc_backend_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
-                                 void *ctx)
+enum gc_status gc_backend_hermite_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
+                                         void *ctx)
 {
-    if (!b->iface->repeat) {
+    if (!gc_backend_hermite_has_repeat(b)) {
         gc_log_error("backend %s cannot repeat on its own; loop on the host", b->iface->name);
         return GC_ERR_UNSUPPORTED;
     }
-    return b->iface->repeat(b, body, ctx);
+    return gc_backend_hermite(b)->repeat(b, body, ctx);
 }
 
-const char *gc_backend_name(const struct gc_backend *b)
+/* ---- the picture table ---- */
+
+const struct gc_backend_picture *gc_backend_picture(const struct gc_backend *b)
 {
-    return b->iface->name;
+    return gc_backend_lookup(b, GC_TABLE_PICTURE);
 }
 
-const char *gc_backend_device_name(const struct gc_backend *b)
+int gc_backend_picture_can_draw(const struct gc_backend *b)
 {
-    return b->iface->device_name ? b->iface->device_name(b) : b->iface->name;
+    const struct gc_backend_picture *p = gc_backend_picture(b);
+    return p && p->draw;
+}
+
+enum gc_status gc_backend_picture_draw(struct gc_backend *b, struct gc_picture_job *job)
+{
+    return gc_backend_picture_can_draw(b) ? gc_backend_picture(b)->draw(b, job)
+                                          : GC_ERR_UNSUPPORTED;
+}
+
+enum gc_status gc_backend_picture_release(struct gc_backend *b)
+{
+    const struct gc_backend_picture *p = gc_backend_picture(b);
+    return p && p->release ? p->release(b) : GC_OK;
+}
+
+enum gc_status gc_backend_picture_detach(struct gc_backend *b)
+{
+    const struct gc_backend_picture *p = gc_backend_picture(b);
+    return p && p->detach ? p->detach(b) : GC_OK;
+}
+
+int gc_backend_picture_has_fence(const struct gc_backend *b)
+{
+    const struct gc_backend_picture *p = gc_backend_picture(b);
+    return p && p->fence && p->wait && p->fence_release;
+}
+
+void *gc_backend_picture_fence(struct gc_backend *b)
+{
+    return gc_backend_picture_has_fence(b) ? gc_backend_picture(b)->fence(b) : NULL;
+}
+
+int gc_backend_picture_wait(struct gc_backend *b, void *fence, double timeout_s)
+{
+    return gc_backend_picture_has_fence(b) ? gc_backend_picture(b)->wait(b, fence, timeout_s)
+                                           : -1;
+}
+
+void gc_backend_picture_fence_release(struct gc_backend *b, void *fence)
+{
+    if (gc_backend_picture_has_fence(b))
+        gc_backend_picture(b)->fence_release(b, fence);
 }

@@ -1,4 +1,4 @@
-/* The CPU backend: its table, all-pairs softened gravity and the leapfrog primitives (float, OpenMP over bodies). */
+/* The CPU backend: its compute table, the state in float arrays and the leapfrog primitives (OpenMP over bodies). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -9,14 +9,9 @@
 #include <omp.h>
 #endif
 
-#include "backend.h"
 #include "backend_cpu.h"
+#include "render_buffer.h"
 #include "log.h"
-
-/* j-block length for the partial float sums: each SIMD lane sums at most BLOCK/8 terms in
- * float before the block is added into a double, which keeps the force error ~1e-7
- * relative even at a million bodies while the hot loop stays single precision. */
-#define BLOCK 2048
 
 int gc_cpu_threads(const struct cpu_ctx *c)
 {
@@ -90,40 +85,19 @@ static enum gc_status cpu_download(struct gc_backend *b, struct gc_bodies *dst)
     return GC_OK;
 }
 
-/* The loop is over i only: each thread writes its own a_i, so there are no write races,
- * and the j summation order is fixed, so results repeat exactly run to run. */
-static enum gc_status cpu_accel(struct gc_backend *b, float eps2)
-{
-    struct cpu_ctx *c = b->ctx;
-    const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
-    const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
+/* The force methods of this backend, one file each (backend_cpu_<method>.c). */
+static const struct cpu_force_method *const methods[GC_FORCE_METHODS] = {
+    [GC_FORCE_ALLPAIRS] = &gc_cpu_allpairs,
+};
 
-#pragma omp parallel for schedule(dynamic, 16) num_threads(gc_cpu_threads(c))
-    for (long i = i0; i < i1; i++) {
-        const float xi = x[i], yi = y[i], zi = z[i];
-        double ax = 0.0, ay = 0.0, az = 0.0;
-        for (long j0 = 0; j0 < n; j0 += BLOCK) {
-            const long j1 = j0 + BLOCK < n ? j0 + BLOCK : n;
-            float bx = 0.0f, by = 0.0f, bz = 0.0f;
-#pragma omp simd reduction(+ : bx, by, bz)
-            for (long j = j0; j < j1; j++) {
-                const float dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
-                const float r2 = dx * dx + dy * dy + dz * dz + eps2;
-                const float inv = 1.0f / sqrtf(r2);
-                const float s = m[j] * inv * inv * inv;
-                bx += dx * s;
-                by += dy * s;
-                bz += dz * s;
-            }
-            ax += bx;
-            ay += by;
-            az += bz;
-        }
-        c->ax[i] = (float)ax;
-        c->ay[i] = (float)ay;
-        c->az[i] = (float)az;
+static enum gc_status cpu_accel(struct gc_backend *b, const struct gc_force_params *fp)
+{
+    const struct cpu_force_method *m = methods[fp->method];
+    if (!m) {
+        gc_log_error("cpu backend: force method %d is not available", (int)fp->method);
+        return GC_ERR_UNSUPPORTED;
     }
-    return GC_OK;
+    return m->accel(b->ctx, fp);
 }
 
 static enum gc_status cpu_kick(struct gc_backend *b, float dt)
@@ -179,40 +153,18 @@ static enum gc_status cpu_export(struct gc_backend *b, struct gc_render_buffer *
     return GC_OK;
 }
 
-/* W = -1/2 sum_i m_i sum_{j != i} m_j / sqrt(r^2 + eps^2). Pairs in float (as the forces),
- * sums in double; the j = i term (m_i / eps) is included by the vector loop and removed
- * exactly afterwards so the loop needs no branch. */
-static enum gc_status cpu_potential(struct gc_backend *b, float eps2, double *w)
+static enum gc_status cpu_potential(struct gc_backend *b, const struct gc_force_params *fp,
+                                    double *w)
 {
     struct cpu_ctx *c = b->ctx;
+    const struct cpu_force_method *m = methods[fp->method];
     if (c->h) /* Hermite: the double view, with its own softening (0 allowed) */
         return gc_cpu_hermite_potential(c, w);
-    const long n = (long)c->n, i0 = (long)c->i0, i1 = (long)c->i1;
-    const float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z, *restrict m = c->m;
-    double total = 0.0;
-    if (!(eps2 > 0.0f)) {
-        gc_log_error("cpu backend: potential needs softening > 0");
-        return GC_ERR_INVALID;
+    if (!m || !m->potential) {
+        gc_log_error("cpu backend: no potential energy for force method %d", (int)fp->method);
+        return GC_ERR_UNSUPPORTED;
     }
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(gc_cpu_threads(c))
-    for (long i = i0; i < i1; i++) {
-        const float xi = x[i], yi = y[i], zi = z[i];
-        double phi = 0.0;
-        for (long j0 = 0; j0 < n; j0 += BLOCK) {
-            const long j1 = j0 + BLOCK < n ? j0 + BLOCK : n;
-            float p = 0.0f;
-#pragma omp simd reduction(+ : p)
-            for (long j = j0; j < j1; j++) {
-                const float dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
-                p += m[j] / sqrtf(dx * dx + dy * dy + dz * dz + eps2);
-            }
-            phi += p;
-        }
-        phi -= (double)m[i] / sqrt((double)eps2);
-        total += (double)m[i] * phi;
-    }
-    *w = -0.5 * total;
-    return GC_OK;
+    return m->potential(c, fp, w);
 }
 
 static enum gc_status cpu_set_range(struct gc_backend *b, size_t i0, size_t i1)
@@ -265,13 +217,17 @@ static void cpu_destroy(struct gc_backend *b)
     free(b);
 }
 
+static const void *cpu_lookup(const struct gc_backend *b, int table)
+{
+    (void)b;
+    return table == GC_TABLE_HERMITE ? &gc_cpu_hermite_table : NULL;
+}
+
 static const struct gc_backend_iface cpu_iface = {
     .name = "cpu",
+    .caps = 0,
     .upload = cpu_upload,
     .download = cpu_download,
-    .set_range = cpu_set_range,
-    .get_positions = cpu_get_positions,
-    .set_positions = cpu_set_positions,
     .accel = cpu_accel,
     .kick = cpu_kick,
     .drift = cpu_drift,
@@ -279,19 +235,10 @@ static const struct gc_backend_iface cpu_iface = {
     .export_positions = cpu_export,
     .potential = cpu_potential,
     .sync = NULL,
-    .hermite_init = gc_cpu_hermite_init,
-    .hermite_begin = gc_cpu_hermite_begin,
-    .hermite_select = gc_cpu_hermite_select,
-    .hermite_predict = gc_cpu_hermite_predict,
-    .hermite_force = gc_cpu_hermite_force,
-    .hermite_correct = gc_cpu_hermite_correct,
-    .hermite_view = gc_cpu_hermite_view,
-    .hermite_counters = gc_cpu_hermite_counters,
-    .hermite_schedule = gc_cpu_hermite_schedule,
-    .hermite_derivs = gc_cpu_hermite_derivs,
-    .hermite_pack = gc_cpu_hermite_pack,
-    .hermite_unpack = gc_cpu_hermite_unpack,
-    .repeat = NULL, /* the integrator loops on the host */
+    .set_range = cpu_set_range,
+    .get_positions = cpu_get_positions,
+    .set_positions = cpu_set_positions,
+    .lookup = cpu_lookup,
     .device_name = cpu_device_name,
     .destroy = cpu_destroy,
 };

@@ -1,4 +1,4 @@
-/* Private to the CPU backend: its context, shared by its leapfrog (float) and Hermite (double) files. */
+/* Private to the CPU backend: its context, shared by its compute (float), force-method and Hermite (double) files. */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_BACKEND_CPU_H
 #define GC_BACKEND_CPU_H
@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "backend_hermite.h"
 
 struct cpu_hermite;
 
@@ -26,23 +27,16 @@ struct cpu_ctx {
 
 int gc_cpu_threads(const struct cpu_ctx *c);
 
-/* The Hermite slots (backend_cpu_hermite.c). */
-enum gc_status gc_cpu_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
-                                   const struct gc_bodies *bodies);
-enum gc_status gc_cpu_hermite_begin(struct gc_backend *b);
-enum gc_status gc_cpu_hermite_select(struct gc_backend *b, int64_t t_limit, int *due);
-enum gc_status gc_cpu_hermite_predict(struct gc_backend *b);
-enum gc_status gc_cpu_hermite_force(struct gc_backend *b);
-enum gc_status gc_cpu_hermite_correct(struct gc_backend *b);
-enum gc_status gc_cpu_hermite_view(struct gc_backend *b, int64_t t);
-enum gc_status gc_cpu_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out);
-enum gc_status gc_cpu_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level);
-enum gc_status gc_cpu_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
-                                     double *snap);
-enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
-                                   size_t *count);
-enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
-                                     size_t count);
+/* One force method of this backend, a file each (enum gc_force_method). */
+struct cpu_force_method {
+    enum gc_status (*accel)(struct cpu_ctx *c, const struct gc_force_params *fp);
+    /* optional: the range's share of the potential energy (NULL = none) */
+    enum gc_status (*potential)(struct cpu_ctx *c, const struct gc_force_params *fp, double *w);
+};
+extern const struct cpu_force_method gc_cpu_allpairs; /* backend_cpu_allpairs.c */
+
+/* The Hermite table (backend_cpu_hermite.c) and what the compute table needs of its state. */
+extern const struct gc_backend_hermite gc_cpu_hermite_table;
 /* Download of the view in double (pos64/vel64/mass64 of dst when present) and levels in vel.w. */
 void gc_cpu_hermite_download(const struct cpu_ctx *c, struct gc_bodies *dst);
 /* Each body's time-step level into vel4[4 i + 3] (n float4), as the CUDA view writes it. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "backend_cpu.h"
-#include "hermite_body.h"
+#include "hermite_formulas.h"
 #include "log.h"
 
 struct cpu_hermite {
@@ -65,8 +65,10 @@ static void fail(struct cpu_hermite *h, int code, int64_t i, int64_t j)
     h->cnt.error_j = j;
 }
 
-enum gc_status gc_cpu_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
-                                   const struct gc_bodies *bodies)
+static enum gc_status hermite_view(struct gc_backend *b, int64_t t);
+
+static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                           const struct gc_bodies *bodies)
 {
     struct cpu_ctx *c = b->ctx;
     const size_t n = bodies->n;
@@ -108,10 +110,10 @@ enum gc_status gc_cpu_hermite_init(struct gc_backend *b, const struct gc_hermite
     h->t_next = 0;
     h->due = 1;
     h->starting = 1;
-    return gc_cpu_hermite_view(b, 0);
+    return hermite_view(b, 0);
 }
 
-enum gc_status gc_cpu_hermite_predict(struct gc_backend *b)
+static enum gc_status predict(struct gc_backend *b)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -132,7 +134,7 @@ enum gc_status gc_cpu_hermite_predict(struct gc_backend *b)
 /* The loop is over active i only, each thread writing its own results, j in a fixed order:
  * results repeat exactly run to run. Self-pairs are skipped by index (eps may be 0); two
  * distinct bodies at the same place with eps = 0 are an error, not a NaN. */
-enum gc_status gc_cpu_hermite_force(struct gc_backend *b)
+static enum gc_status hermite_force(struct gc_backend *b)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -181,7 +183,7 @@ static int finite3(const double *p)
 /* Start-up: the new derivatives become the state (the snap too once the second pass of a
  * 6th-order start has computed it with known accelerations), then a first step each. The
  * block at tick 0 stays selected, so a second force pass can follow. */
-enum gc_status gc_cpu_hermite_begin(struct gc_backend *b)
+static enum gc_status begin(struct gc_backend *b)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -210,7 +212,7 @@ enum gc_status gc_cpu_hermite_begin(struct gc_backend *b)
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
+static enum gc_status hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -234,7 +236,7 @@ enum gc_status gc_cpu_hermite_select(struct gc_backend *b, int64_t t_limit, int 
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_correct(struct gc_backend *b)
+static enum gc_status correct(struct gc_backend *b)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -286,8 +288,7 @@ enum gc_status gc_cpu_hermite_correct(struct gc_backend *b)
 }
 
 /* The records of the block's bodies in the range, in the order of the active list. */
-enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
-                                   size_t *count)
+static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, size_t *count)
 {
     const struct cpu_ctx *c = b->ctx;
     const struct cpu_hermite *h = c->h;
@@ -312,8 +313,8 @@ enum gc_status gc_cpu_hermite_pack(struct gc_backend *b, struct gc_hermite_recor
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
-                                     size_t count)
+static enum gc_status unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                             size_t count)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -340,7 +341,7 @@ enum gc_status gc_cpu_hermite_unpack(struct gc_backend *b, const struct gc_hermi
 /* The view: positions and velocities of every body at tick t, in double (download) and in
  * the float arrays that export and download read. Levels go to the tag-free vel.w slot at
  * download time. */
-enum gc_status gc_cpu_hermite_view(struct gc_backend *b, int64_t t)
+static enum gc_status hermite_view(struct gc_backend *b, int64_t t)
 {
     struct cpu_ctx *c = b->ctx;
     struct cpu_hermite *h = c->h;
@@ -408,14 +409,14 @@ enum gc_status gc_cpu_hermite_potential(const struct cpu_ctx *c, double *w)
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
+static enum gc_status counters(struct gc_backend *b, struct gc_hermite_counters *out)
 {
     const struct cpu_ctx *c = b->ctx;
     *out = c->h->cnt;
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
+static enum gc_status schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
 {
     const struct cpu_ctx *c = b->ctx;
     const struct cpu_hermite *h = c->h;
@@ -424,8 +425,7 @@ enum gc_status gc_cpu_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t
     return GC_OK;
 }
 
-enum gc_status gc_cpu_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
-                                     double *snap)
+static enum gc_status derivs(struct gc_backend *b, double *acc, double *jerk, double *snap)
 {
     const struct cpu_ctx *c = b->ctx;
     const struct cpu_hermite *h = c->h;
@@ -435,3 +435,19 @@ enum gc_status gc_cpu_hermite_derivs(struct gc_backend *b, double *acc, double *
         memcpy(snap, h->s, 3 * h->n * sizeof *snap);
     return GC_OK;
 }
+
+const struct gc_backend_hermite gc_cpu_hermite_table = {
+    .init = init,
+    .begin = begin,
+    .select = hermite_select,
+    .predict = predict,
+    .force = hermite_force,
+    .correct = correct,
+    .view = hermite_view,
+    .counters = counters,
+    .schedule = schedule,
+    .derivs = derivs,
+    .pack = pack,
+    .unpack = unpack,
+    .repeat = NULL, /* the integrator loops on the host */
+};

@@ -12,44 +12,35 @@
 #include <cuda_gl_interop.h>
 #endif
 
-#include "backend.h"
+#include "backend_bench.h"
 #include "backend_cuda.h"
 #include "backend_cuda_ctx.h"
+#include "render_buffer.h"
+
+/* The force methods of this backend, one file each (backend_cuda_<method>.c). */
+static const struct cuda_force_method *const methods[GC_FORCE_METHODS] = {
+    [GC_FORCE_ALLPAIRS] = &gc_cuda_allpairs,
+};
 
 static void free_device(struct cuda_ctx *c)
 {
+    for (int k = 0; k < GC_FORCE_METHODS; k++)
+        if (methods[k] && methods[k]->free)
+            methods[k]->free(c);
     cudaFree(c->d_pos);
     cudaFree(c->d_vel);
     cudaFree(c->d_acc);
-    cudaFree(c->d_part);
-    cudaFree(c->d_wpart);
-    free(c->h_wpart);
     c->d_pos = c->d_vel = c->d_acc = NULL;
-    c->d_part = NULL;
-    c->d_wpart = NULL;
-    c->h_wpart = NULL;
-    c->n = c->cap = c->part_cap = 0;
-    c->wpart_cap = 0;
+    c->n = c->cap = 0;
 }
 
-/* The force pass's split for this rank's i1 - i0 bodies against all n. */
-static enum gc_status make_plan(struct cuda_ctx *c, size_t n)
+/* The bodies or the range changed: each method lays out its work again. */
+static enum gc_status resize_methods(struct cuda_ctx *c)
 {
-    size_t need;
-    GC_CUDA_TRY(gc_cuda_accel_plan_range(c->i1 - c->i0 > 0 ? c->i1 - c->i0 : 1, n, c->sm_count,
-                                         c->force, &c->plan));
-    snprintf(c->plan_str, sizeof c->plan_str, "T=%d B=%d U=%d M=%d P=%d blocks=%dx%d tiles/slice=%d",
-             c->plan.threads, c->plan.bodies_per_thread, c->plan.unroll, c->plan.min_blocks,
-             c->plan.soft_period,
-             c->plan.blocks_i,
-             c->plan.jsplit, c->plan.tiles_per_slice);
-    need = gc_cuda_accel_scratch(&c->plan, n);
-    if (need > c->part_cap) {
-        cudaFree(c->d_part);
-        c->d_part = NULL;
-        c->part_cap = 0;
-        GC_CUDA_TRY(cudaMalloc((void **)&c->d_part, need * sizeof(double)));
-        c->part_cap = need;
+    for (int k = 0; k < GC_FORCE_METHODS; k++) {
+        enum gc_status st = methods[k] && methods[k]->resize ? methods[k]->resize(c) : GC_OK;
+        if (st != GC_OK)
+            return st;
     }
     return GC_OK;
 }
@@ -59,12 +50,11 @@ static enum gc_status cuda_upload(struct gc_backend *b, const struct gc_bodies *
     struct cuda_ctx *c = b->ctx;
     const size_t n = src->n, bytes = n * 4 * sizeof(float);
     enum gc_status st;
-    int nw = gc_cuda_potential_blocks(n);
 
     GC_CUDA_TRY(cudaSetDevice(c->device));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
     gc_cuda_hermite_free(c); /* new bodies: any Hermite state is stale */
-    gc_cuda_light_bodies_changed(c);
+    gc_cuda_picture_bodies_changed(c);
     if (n > c->cap) {
         free_device(c);
         GC_CUDA_TRY(cudaMalloc((void **)&c->d_pos, bytes));
@@ -72,25 +62,12 @@ static enum gc_status cuda_upload(struct gc_backend *b, const struct gc_bodies *
         GC_CUDA_TRY(cudaMalloc((void **)&c->d_acc, bytes));
         c->cap = n;
     }
-    if (nw > c->wpart_cap) {
-        cudaFree(c->d_wpart);
-        free(c->h_wpart);
-        c->d_wpart = NULL;
-        c->wpart_cap = 0;
-        c->h_wpart = malloc((size_t)nw * sizeof(double));
-        if (!c->h_wpart) {
-            gc_log_error("cuda backend: out of host memory for %d potential partial sums", nw);
-            return GC_ERR_NOMEM;
-        }
-        GC_CUDA_TRY(cudaMalloc((void **)&c->d_wpart, (size_t)nw * sizeof(double)));
-        c->wpart_cap = nw;
-    }
     c->i0 = 0;
     c->i1 = n;
-    st = make_plan(c, n);
+    c->n = n;
+    st = resize_methods(c);
     if (st != GC_OK)
         return st;
-    c->n = n;
     GC_CUDA_TRY(cudaMemcpyAsync(c->d_pos, src->pos, bytes, cudaMemcpyHostToDevice, c->stream));
     GC_CUDA_TRY(cudaMemcpyAsync(c->d_vel, src->vel, bytes, cudaMemcpyHostToDevice, c->stream));
     GC_CUDA_TRY(cudaMemsetAsync(c->d_acc, 0, bytes, c->stream));
@@ -108,14 +85,14 @@ static enum gc_status cuda_download(struct gc_backend *b, struct gc_bodies *dst)
     return c->herm ? gc_cuda_hermite_download(c, dst) : GC_OK;
 }
 
-static enum gc_status cuda_accel(struct gc_backend *b, float eps2)
+static enum gc_status cuda_accel(struct gc_backend *b, const struct gc_force_params *fp)
 {
-    struct cuda_ctx *c = b->ctx;
-    gc_cuda_trace_mark(c, GC_TRACE_FORCE0, c->stream);
-    GC_CUDA_TRY(gc_cuda_launch_accel_range(c->d_pos, c->d_acc, c->d_part, c->n, c->i0, c->i1,
-                                           eps2, &c->plan, c->stream));
-    gc_cuda_trace_mark(c, GC_TRACE_FORCE1, c->stream);
-    return GC_OK;
+    const struct cuda_force_method *m = methods[fp->method];
+    if (!m) {
+        gc_log_error("cuda backend: force method %d is not available", (int)fp->method);
+        return GC_ERR_UNSUPPORTED;
+    }
+    return m->accel(b->ctx, fp);
 }
 
 static enum gc_status cuda_kick(struct gc_backend *b, float dt)
@@ -170,7 +147,7 @@ static enum gc_status export_host(struct cuda_ctx *c, struct gc_render_buffer *d
 }
 
 #ifdef GC_CUDA_GL_INTEROP
-static enum gc_status detach(struct cuda_ctx *c)
+enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c)
 {
     enum gc_status st = GC_OK;
     for (int k = 0; k < 2; k++) {
@@ -231,7 +208,7 @@ static enum gc_status export_interop(struct cuda_ctx *c, struct gc_render_buffer
         if (!names[k])
             continue;
         if (!ensure_registered(c, k, names[k])) {
-            detach(c);
+            gc_cuda_interop_detach(c);
             return export_host(c, dst);
         }
         res[count++] = c->res[k];
@@ -272,8 +249,8 @@ static enum gc_status cuda_export(struct gc_backend *b, struct gc_render_buffer 
         gc_log_error("cuda backend: render buffer holds %zu bodies, %zu needed", dst->n, c->n);
         return GC_ERR_INVALID;
     }
-    if (dst->device_light)
-        return gc_cuda_light_handover(c);
+    if (dst->device_picture)
+        return gc_cuda_picture_handover(c);
 #ifdef GC_CUDA_GL_INTEROP
     if (dst->vbo_pos && !c->no_interop && !c->interop_failed)
         return export_interop(c, dst);
@@ -281,40 +258,26 @@ static enum gc_status cuda_export(struct gc_backend *b, struct gc_render_buffer 
     return export_host(c, dst);
 }
 
-static enum gc_status cuda_render_detach(struct gc_backend *b)
+#ifndef GC_CUDA_GL_INTEROP
+enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c)
 {
-#ifdef GC_CUDA_GL_INTEROP
-    struct cuda_ctx *c = b->ctx;
-    enum gc_status st;
-    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    st = gc_cuda_light_detach(c);
-    return detach(c) == GC_OK ? st : GC_ERR_CUDA;
-#else
-    (void)b;
+    (void)c;
     return GC_OK;
-#endif
 }
+#endif
 
-static enum gc_status cuda_potential(struct gc_backend *b, float eps2, double *w)
+static enum gc_status cuda_potential(struct gc_backend *b, const struct gc_force_params *fp,
+                                     double *w)
 {
     struct cuda_ctx *c = b->ctx;
-    const int nb = gc_cuda_potential_blocks(c->i1 - c->i0);
-    double sum = 0.0;
+    const struct cuda_force_method *m = methods[fp->method];
     if (c->herm) /* Hermite: the double view, with its own softening (0 allowed) */
         return gc_cuda_hermite_potential(c, w);
-    if (!(eps2 > 0.0f)) {
-        gc_log_error("cuda backend: potential needs softening > 0");
-        return GC_ERR_INVALID;
+    if (!m || !m->potential) {
+        gc_log_error("cuda backend: no potential energy for force method %d", (int)fp->method);
+        return GC_ERR_UNSUPPORTED;
     }
-    GC_CUDA_TRY(gc_cuda_launch_potential_range(c->d_pos, c->d_wpart, c->n, c->i0, c->i1, eps2,
-                                               c->stream));
-    GC_CUDA_TRY(cudaMemcpyAsync(c->h_wpart, c->d_wpart, (size_t)nb * sizeof(double),
-                                cudaMemcpyDeviceToHost, c->stream));
-    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    for (int k = 0; k < nb; k++)
-        sum += c->h_wpart[k];
-    *w = -0.5 * sum;
-    return GC_OK;
+    return m->potential(c, fp, w);
 }
 
 /* Ranks: this rank's bodies for accel, kick, drift and potential (and Hermite's force,
@@ -326,7 +289,7 @@ static enum gc_status cuda_set_range(struct gc_backend *b, size_t i0, size_t i1)
     c->i1 = i1;
     if (c->herm)
         gc_cuda_hermite_set_range(c);
-    return make_plan(c, c->n);
+    return resize_methods(c);
 }
 
 static enum gc_status cuda_get_positions(struct gc_backend *b, size_t i0, size_t i1, float *dst)
@@ -367,12 +330,9 @@ static void cuda_destroy(struct gc_backend *b)
         cudaSetDevice(c->device);
         if (c->stream)
             cudaStreamSynchronize(c->stream);
-#ifdef GC_CUDA_GL_INTEROP
-        detach(c);
-#endif
-        gc_cuda_trace_close(c);
+        gc_cuda_interop_detach(c);
         gc_cuda_hermite_free(c);
-        gc_cuda_light_free(c);
+        gc_cuda_picture_free(c);
         free_device(c);
         for (int k = 0; k < 2; k++)
             if (c->ev[k])
@@ -384,13 +344,59 @@ static void cuda_destroy(struct gc_backend *b)
     free(b);
 }
 
+/* ---- the benchmark table: CUDA events on the stream, the kernel alone ---- */
+
+static enum gc_status bench_mark(struct gc_backend *b, int stop)
+{
+    struct cuda_ctx *c = b->ctx;
+    GC_CUDA_TRY(cudaEventRecord(c->ev[stop ? 1 : 0], c->stream));
+    return GC_OK;
+}
+
+static enum gc_status bench_elapsed(struct gc_backend *b, double *ms)
+{
+    struct cuda_ctx *c = b->ctx;
+    float f = 0.0f;
+    GC_CUDA_TRY(cudaEventSynchronize(c->ev[1]));
+    GC_CUDA_TRY(cudaGetLastError());
+    GC_CUDA_TRY(cudaEventElapsedTime(&f, c->ev[0], c->ev[1]));
+    *ms = (double)f;
+    return GC_OK;
+}
+
+static enum gc_status bench_force_kernel(struct gc_backend *b, float eps2, int kernel)
+{
+    return gc_cuda_allpairs_kernel(b->ctx, eps2, kernel);
+}
+
+static const char *bench_plan(struct gc_backend *b)
+{
+    return gc_cuda_allpairs_plan(b->ctx);
+}
+
+static const struct gc_backend_bench cuda_bench = {
+    .mark = bench_mark,
+    .elapsed = bench_elapsed,
+    .force_kernel = bench_force_kernel,
+    .plan = bench_plan,
+};
+
+static const void *cuda_lookup(const struct gc_backend *b, int table)
+{
+    (void)b;
+    switch (table) {
+    case GC_TABLE_HERMITE: return &gc_cuda_hermite_table;
+    case GC_TABLE_PICTURE: return &gc_cuda_picture_table;
+    case GC_TABLE_BENCH: return &cuda_bench;
+    default: return NULL;
+    }
+}
+
 static const struct gc_backend_iface cuda_iface = {
     .name = "cuda",
+    .caps = GC_BACKEND_DEVICE,
     .upload = cuda_upload,
     .download = cuda_download,
-    .set_range = cuda_set_range,
-    .get_positions = cuda_get_positions,
-    .set_positions = cuda_set_positions,
     .accel = cuda_accel,
     .kick = cuda_kick,
     .drift = cuda_drift,
@@ -398,26 +404,11 @@ static const struct gc_backend_iface cuda_iface = {
     .export_positions = cuda_export,
     .potential = cuda_potential,
     .sync = cuda_sync,
-    .hermite_init = gc_cuda_hermite_init,
-    .hermite_begin = gc_cuda_hermite_begin,
-    .hermite_select = gc_cuda_hermite_select,
-    .hermite_predict = gc_cuda_hermite_predict,
-    .hermite_force = gc_cuda_hermite_force,
-    .hermite_correct = gc_cuda_hermite_correct,
-    .hermite_view = gc_cuda_hermite_view,
-    .hermite_counters = gc_cuda_hermite_counters,
-    .hermite_schedule = gc_cuda_hermite_schedule,
-    .hermite_derivs = gc_cuda_hermite_derivs,
-    .hermite_pack = gc_cuda_hermite_pack,
-    .hermite_unpack = gc_cuda_hermite_unpack,
-    .repeat = gc_cuda_hermite_repeat,
+    .set_range = cuda_set_range,
+    .get_positions = cuda_get_positions,
+    .set_positions = cuda_set_positions,
+    .lookup = cuda_lookup,
     .device_name = cuda_device_name,
-    .render_detach = cuda_render_detach,
-    .render_light = gc_cuda_render_light,
-    .render_release = gc_cuda_render_release,
-    .frame_fence = gc_cuda_frame_fence,
-    .frame_wait = gc_cuda_frame_wait,
-    .frame_release = gc_cuda_frame_release,
     .destroy = cuda_destroy,
 };
 
@@ -462,16 +453,11 @@ static enum gc_status setup(struct cuda_ctx *c, const struct gc_backend_options 
     snprintf(c->name, sizeof c->name, "%.200s (sm_%d%d, %d SMs)", prop.name, prop.major,
              prop.minor, prop.multiProcessorCount);
     /* The occupancy query fails when this build has no machine code for the device. */
-    /* Benchmark knob for variant studies: GC_CUDA_ACCEL=T,B,U,M[,P] forces a compiled
-     * variant (0 = any value of that parameter; P defaults to 0). */
-    if (getenv("GC_CUDA_ACCEL") &&
-        sscanf(getenv("GC_CUDA_ACCEL"), "%d,%d,%d,%d,%d", &c->force[0], &c->force[1],
-               &c->force[2], &c->force[3], &c->force[4]) < 4) {
-        memset(c->force, 0, sizeof c->force);
-        gc_log_warn("cuda backend: GC_CUDA_ACCEL should be T,B,U,M[,P] (e.g. 128,4,16,4); "
-                    "ignored");
+    {
+        static const int any_variant[5] = {0, 0, 0, 0, 0};
+        struct gc_cuda_accel_plan plan;
+        e = (cudaError_t)gc_cuda_accel_plan(1024, c->sm_count, any_variant, &plan);
     }
-    e = (cudaError_t)gc_cuda_accel_plan(1024, c->sm_count, c->force, &c->plan);
     if (e != cudaSuccess) {
         if (!opt->quiet)
             gc_log_error("cuda backend: %s cannot run this build's kernels (%s); rebuild "
@@ -483,7 +469,6 @@ static enum gc_status setup(struct cuda_ctx *c, const struct gc_backend_options 
     GC_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     GC_CUDA_TRY(cudaEventCreate(&c->ev[0]));
     GC_CUDA_TRY(cudaEventCreate(&c->ev[1]));
-    gc_cuda_trace_open(c);
 #ifndef GC_CUDA_GL_INTEROP
     c->no_interop = 1;
 #endif
@@ -516,54 +501,4 @@ enum gc_status gc_backend_cuda_create(const struct gc_backend_options *opt,
     }
     *out = b;
     return GC_OK;
-}
-
-static struct cuda_ctx *cuda_ctx_of(struct gc_backend *b)
-{
-    if (!b || b->iface != &cuda_iface) {
-        gc_log_error("not a cuda backend");
-        return NULL;
-    }
-    return b->ctx;
-}
-
-enum gc_status gc_backend_cuda_accel_variant(struct gc_backend *b, float eps2,
-                                             enum gc_cuda_accel_variant v)
-{
-    struct cuda_ctx *c = cuda_ctx_of(b);
-    if (!c)
-        return GC_ERR_INVALID;
-    if (v == GC_CUDA_ACCEL_REFERENCE) {
-        GC_CUDA_TRY(gc_cuda_launch_accel_reference(c->d_pos, c->d_acc, c->n, eps2, c->stream));
-        return GC_OK;
-    }
-    return cuda_accel(b, eps2);
-}
-
-enum gc_status gc_backend_cuda_timer_mark(struct gc_backend *b, int stop)
-{
-    struct cuda_ctx *c = cuda_ctx_of(b);
-    if (!c)
-        return GC_ERR_INVALID;
-    GC_CUDA_TRY(cudaEventRecord(c->ev[stop ? 1 : 0], c->stream));
-    return GC_OK;
-}
-
-enum gc_status gc_backend_cuda_timer_elapsed(struct gc_backend *b, double *ms)
-{
-    struct cuda_ctx *c = cuda_ctx_of(b);
-    float f = 0.0f;
-    if (!c)
-        return GC_ERR_INVALID;
-    GC_CUDA_TRY(cudaEventSynchronize(c->ev[1]));
-    GC_CUDA_TRY(cudaGetLastError());
-    GC_CUDA_TRY(cudaEventElapsedTime(&f, c->ev[0], c->ev[1]));
-    *ms = (double)f;
-    return GC_OK;
-}
-
-const char *gc_backend_cuda_plan_str(struct gc_backend *b)
-{
-    struct cuda_ctx *c = cuda_ctx_of(b);
-    return c ? c->plan_str : "";
 }

@@ -5,26 +5,18 @@
 #include <string.h>
 
 #include "backend_cuda_ctx.h"
-#include "hermite_body.h"
-
-/* The kernels' record is the backend's (they cannot include backend.h). */
-_Static_assert(sizeof(struct gc_cuda_hermite_record) == sizeof(struct gc_hermite_record) &&
-                   offsetof(struct gc_cuda_hermite_record, level) ==
-                       offsetof(struct gc_hermite_record, level) &&
-                   offsetof(struct gc_cuda_hermite_record, c) ==
-                       offsetof(struct gc_hermite_record, c),
-               "gc_cuda_hermite_record must match gc_hermite_record");
+#include "backend_hermite.h"
 
 struct cuda_hermite {
     struct gc_cuda_hermite d;        /* device arrays and settings, passed to the kernels */
-    struct gc_cuda_hermite_record *d_rec; /* n records: exchange between ranks */
+    struct gc_hermite_record *d_rec; /* n records: exchange between ranks */
     struct gc_cuda_hermite_ctl *hc;  /* pinned host copy of the control block */
     double *h_wpart;                 /* host copy of the potential's partial sums */
     cudaGraphExec_t exec;            /* the recorded loop; NULL until the first repeat */
     cudaGraph_t graph;
     enum gc_status (*body)(void *);  /* what the graph was recorded from */
     void *body_ctx;
-    int host_loop;                   /* 1: graphs unavailable or GC_CUDA_NO_GRAPH set */
+    int host_loop;                   /* 1: this driver cannot run the graph loop */
     int starting;                    /* 1 from init to the first selection: start-up passes */
 };
 
@@ -116,21 +108,10 @@ static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodie
     return GC_OK;
 }
 
-/* Precision of the force kernel: double, unless GC_CUDA_HERMITE=mixed (benchmark knob)
- * asks for the 4th-order mixed kernel (differences, 1/r and sums in double, the rest in
- * float). On the H100 the double kernel was the faster one at equal energy error (N = 1024
- * to 65536, BENCHMARKS.md): the mixed one saves FP64 work but pays conversions and double
- * accumulations of float terms. The 6th order is always double: its step criterion divides
- * differences of a, jerk and snap by up to h^5, and float jerk and snap (1e-7) drove steps
- * below the finest level within 1e-4 time units. */
-static int want_mixed(int order)
-{
-    const char *e = getenv("GC_CUDA_HERMITE");
-    return order == 4 && e && strcmp(e, "mixed") == 0;
-}
+static enum gc_status hermite_view(struct gc_backend *b, int64_t t);
 
-enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
-                                    const struct gc_bodies *bodies)
+static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config *cfg,
+                           const struct gc_bodies *bodies)
 {
     struct cuda_ctx *c = b->ctx;
     const size_t n = bodies->n;
@@ -153,15 +134,13 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     h->d.i0 = (int)c->i0;
     h->d.i1 = (int)c->i1;
     h->d.order = cfg->order;
-    h->d.mixed = want_mixed(cfg->order);
     h->d.fixed_level = cfg->fixed_level;
     h->d.eps2 = cfg->eps2;
     h->d.eta = cfg->eta;
     h->d.eta_start = cfg->eta_start;
     h->d.dt_max = cfg->dt_max;
-    h->host_loop = getenv("GC_CUDA_NO_GRAPH") != NULL;
     h->starting = 1;
-    grid = gc_cuda_hermite_grid(cfg->order, h->d.mixed, c->sm_count);
+    grid = gc_cuda_hermite_grid(cfg->order, c->sm_count);
     if (grid <= 0) {
         gc_log_error("cuda backend: no Hermite kernel for this device: %s",
                      cudaGetErrorString((cudaError_t)-grid));
@@ -175,17 +154,15 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
     if (st == GC_OK && gc_cuda_hermite_launch_reset(&h->d, c->stream) != 0)
         st = GC_ERR_CUDA;
     if (st == GC_OK)
-        st = gc_cuda_hermite_view(b, 0);
+        st = hermite_view(b, 0);
     if (st != GC_OK) {
         if (st == GC_ERR_CUDA)
             gc_log_error("cuda backend: cannot set up the Hermite state of %zu bodies", n);
         gc_cuda_hermite_free(c);
         return st;
     }
-    gc_log_info("cuda backend: hermite%d, %s precision force kernel, %d blocks of 256", cfg->order,
-                h->d.mixed ? "mixed (double differences, 1/r and sums; float the rest)"
-                           : "double",
-                grid);
+    gc_log_info("cuda backend: hermite%d, double precision force kernel, %d blocks of 256",
+                cfg->order, grid);
     return GC_OK;
 }
 
@@ -203,14 +180,12 @@ enum gc_status gc_cuda_hermite_init(struct gc_backend *b, const struct gc_hermit
 static struct gc_cuda_hermite start_kernels(const struct cuda_hermite *h)
 {
     struct gc_cuda_hermite d = h->d;
-    if (h->starting) {
+    if (h->starting)
         d.order = 6;
-        d.mixed = 0;
-    }
     return d;
 }
 
-enum gc_status gc_cuda_hermite_begin(struct gc_backend *b)
+static enum gc_status begin(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
     const struct gc_cuda_hermite d = start_kernels(c->herm);
@@ -225,7 +200,7 @@ static int capturing(const struct cuda_ctx *c)
            s == cudaStreamCaptureStatusActive;
 }
 
-enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
+static enum gc_status hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -241,13 +216,13 @@ enum gc_status gc_cuda_hermite_select(struct gc_backend *b, int64_t t_limit, int
 }
 
 /* The force kernel predicts each j body as it loads it, so there is nothing to do here. */
-enum gc_status gc_cuda_hermite_predict(struct gc_backend *b)
+static enum gc_status predict(struct gc_backend *b)
 {
     (void)b;
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_force(struct gc_backend *b)
+static enum gc_status hermite_force(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
     const struct gc_cuda_hermite d = start_kernels(c->herm);
@@ -255,14 +230,14 @@ enum gc_status gc_cuda_hermite_force(struct gc_backend *b)
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_correct(struct gc_backend *b)
+static enum gc_status correct(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
     LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 0, c->stream));
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_view(struct gc_backend *b, int64_t t)
+static enum gc_status hermite_view(struct gc_backend *b, int64_t t)
 {
     struct cuda_ctx *c = b->ctx;
     LAUNCH(gc_cuda_hermite_launch_view(&c->herm->d, (long long)t, c->d_pos, c->d_vel,
@@ -270,7 +245,7 @@ enum gc_status gc_cuda_hermite_view(struct gc_backend *b, int64_t t)
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
+static enum gc_status counters(struct gc_backend *b, struct gc_hermite_counters *out)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -289,7 +264,7 @@ enum gc_status gc_cuda_hermite_counters(struct gc_backend *b, struct gc_hermite_
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
+static enum gc_status schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -300,8 +275,7 @@ enum gc_status gc_cuda_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
-                                      double *snap)
+static enum gc_status derivs(struct gc_backend *b, double *acc, double *jerk, double *snap)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -366,8 +340,7 @@ fail:
 
 /* One eager call of body stores the time limit on the device (and does the first block
  * step); the graph then repeats body while a block is due, with no host round trip. */
-enum gc_status gc_cuda_hermite_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
-                                      void *ctx)
+static enum gc_status repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx), void *ctx)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -399,8 +372,7 @@ void gc_cuda_hermite_set_range(struct cuda_ctx *c)
     free_graph(c->herm); /* a recorded loop would keep the old range */
 }
 
-enum gc_status gc_cuda_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
-                                    size_t *count)
+static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, size_t *count)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -419,8 +391,8 @@ enum gc_status gc_cuda_hermite_pack(struct gc_backend *b, struct gc_hermite_reco
     return GC_OK;
 }
 
-enum gc_status gc_cuda_hermite_unpack(struct gc_backend *b, const struct gc_hermite_record *src,
-                                      size_t count)
+static enum gc_status unpack(struct gc_backend *b, const struct gc_hermite_record *src,
+                             size_t count)
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
@@ -470,3 +442,19 @@ enum gc_status gc_cuda_hermite_potential(struct cuda_ctx *c, double *w)
     *w = -0.5 * sum;
     return GC_OK;
 }
+
+const struct gc_backend_hermite gc_cuda_hermite_table = {
+    .init = init,
+    .begin = begin,
+    .select = hermite_select,
+    .predict = predict,
+    .force = hermite_force,
+    .correct = correct,
+    .view = hermite_view,
+    .counters = counters,
+    .schedule = schedule,
+    .derivs = derivs,
+    .pack = pack,
+    .unpack = unpack,
+    .repeat = repeat,
+};

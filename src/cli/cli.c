@@ -641,7 +641,8 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
                      o->report_every);
         return GC_ERR_INVALID;
     }
-    if (o->mode == GC_MODE_STEPS && o->steps && strcmp(o->params.integrator, "leapfrog") != 0) {
+    if (o->mode == GC_MODE_STEPS && o->steps &&
+        gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS)) {
         gc_log_error("--steps counts leapfrog steps; %s has individual steps: use --t-end T",
                      o->params.integrator);
         return GC_ERR_INVALID;

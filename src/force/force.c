@@ -1,4 +1,4 @@
-/* The force layer: decomposition of the bodies over ranks, position and Hermite-state exchange, and the force and potential passes. */
+/* The force layer: the force method, decomposition of the bodies over ranks, position and Hermite-state exchange, and the force and potential passes. */
 /* SPDX-License-Identifier: MIT */
 #include "force.h"
 
@@ -25,12 +25,41 @@ static double mark(struct gc_force *f)
     return now_s();
 }
 
+static const char *const method_names[GC_FORCE_METHODS] = {
+    [GC_FORCE_ALLPAIRS] = "allpairs",
+};
+
+const char *gc_force_method_name(enum gc_force_method m)
+{
+    return (unsigned)m < GC_FORCE_METHODS ? method_names[m] : "?";
+}
+
+enum gc_status gc_force_method_choose(const char *request, size_t n,
+                                      const struct gc_backend *backend,
+                                      enum gc_force_method *out)
+{
+    (void)n;
+    (void)backend;
+    if (!request || strcmp(request, "auto") == 0) {
+        *out = GC_FORCE_ALLPAIRS; /* the only method yet: exact at every N */
+        return GC_OK;
+    }
+    for (int m = 0; m < GC_FORCE_METHODS; m++)
+        if (strcmp(request, method_names[m]) == 0) {
+            *out = (enum gc_force_method)m;
+            return GC_OK;
+        }
+    gc_log_error("unknown force method '%s'; available: %s", request, GC_FORCE_METHOD_NAMES);
+    return GC_ERR_INVALID;
+}
+
 enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
-                             struct gc_comm *comm, size_t n)
+                             struct gc_comm *comm, size_t n, enum gc_force_method method)
 {
     const int size = comm->size;
     memset(f, 0, sizeof *f);
     f->backend = backend;
+    f->method = method;
     f->comm = comm;
     f->n = n;
     gc_comm_range(n, size, comm->rank, &f->i0, &f->i1);
@@ -96,11 +125,12 @@ static enum gc_status exchange_positions(struct gc_force *f)
 
 enum gc_status gc_force_accel(struct gc_force *f, float eps2)
 {
+    const struct gc_force_params fp = {f->method, eps2};
     const double t0 = mark(f);
     enum gc_status st = exchange_positions(f);
     const double t1 = mark(f);
     if (st == GC_OK)
-        st = gc_backend_accel(f->backend, eps2);
+        st = gc_backend_accel(f->backend, &fp);
     if (st == GC_OK)
         f->interactions += (double)f->n * (double)f->n;
     if (f->profile) {
@@ -242,7 +272,7 @@ enum gc_status gc_force_hermite_counters(struct gc_force *f, struct gc_hermite_c
 
 int gc_force_loop_on_backend(const struct gc_force *f)
 {
-    return f->comm->size == 1 && gc_backend_has_repeat(f->backend);
+    return f->comm->size == 1 && gc_backend_hermite_has_repeat(f->backend);
 }
 
 enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
@@ -250,7 +280,7 @@ enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *
 {
     enum gc_status st;
     if (gc_force_loop_on_backend(f))
-        return gc_backend_repeat(f->backend, body, ctx);
+        return gc_backend_hermite_repeat(f->backend, body, ctx);
     do
         st = body(ctx);
     while (st == GC_OK && *due);
@@ -259,7 +289,8 @@ enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *
 
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w)
 {
-    enum gc_status st = gc_backend_potential(f->backend, eps2, w);
+    const struct gc_force_params fp = {f->method, eps2};
+    enum gc_status st = gc_backend_potential(f->backend, &fp, w);
     if (st == GC_OK)
         st = gc_comm_allreduce_sum(f->comm, w, 1);
     return st;

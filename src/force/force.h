@@ -1,4 +1,4 @@
-/* Gravity as its own layer: forces on this rank's bodies against all bodies, with the exchange between ranks that this needs. */
+/* Gravity as its own layer: the force method, forces on this rank's bodies against all bodies, and the exchange between ranks that this needs. */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_FORCE_H
 #define GC_FORCE_H
@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "backend_hermite.h"
 #include "comm.h"
 #include "status.h"
 
@@ -37,6 +38,7 @@ struct gc_force_rank_head {
 
 struct gc_force {
     struct gc_backend *backend; /* not owned; holds all n bodies */
+    enum gc_force_method method; /* how accelerations are computed (gc_force_method_choose) */
     struct gc_comm *comm;       /* not owned */
     size_t n;                   /* bodies */
     size_t i0, i1;              /* this rank's bodies */
@@ -54,10 +56,22 @@ struct gc_force {
     struct gc_force_times times;
 };
 
-/* Splits n bodies over the ranks of comm and restricts the backend to this rank's share.
- * The backend must already hold the same n bodies on every rank. */
+/* ---- the force method: the one place where it is chosen ---- */
+
+/* Names of the methods a user may ask for, "auto" first ("auto|allpairs"). */
+#define GC_FORCE_METHOD_NAMES "auto|allpairs"
+/* The method `request` names ("auto" or NULL: the best for n bodies on this backend) into
+ * *out; GC_ERR_INVALID (logged, with the names) for an unknown one. */
+enum gc_status gc_force_method_choose(const char *request, size_t n,
+                                      const struct gc_backend *backend,
+                                      enum gc_force_method *out);
+/* "allpairs", ... */
+const char *gc_force_method_name(enum gc_force_method m);
+
+/* Splits n bodies over the ranks of comm and restricts the backend to this rank's share;
+ * forces use `method`. The backend must already hold the same n bodies on every rank. */
 enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
-                             struct gc_comm *comm, size_t n);
+                             struct gc_comm *comm, size_t n, enum gc_force_method method);
 void gc_force_free(struct gc_force *f);
 
 /* Shares this rank's positions with the others, then a_i for every own body i (softened,

@@ -18,20 +18,33 @@ static enum gc_status create_hermite6(struct gc_integrator *in)
 }
 
 struct entry {
-    const char *name;
+    const struct gc_integrator_iface *scheme;
     enum gc_status (*create)(struct gc_integrator *in);
 };
 
 static const struct entry schemes[] = {
-    {"leapfrog", gc_integrator_leapfrog_create},
-    {"hermite4", create_hermite4},
-    {"hermite6", create_hermite6},
+    {&gc_integrator_leapfrog, gc_integrator_leapfrog_create},
+    {&gc_integrator_hermite4, create_hermite4},
+    {&gc_integrator_hermite6, create_hermite6},
 };
 #define NSCHEMES (sizeof schemes / sizeof schemes[0])
 
 const char *gc_integrator_available(void)
 {
     return "leapfrog, hermite4, hermite6";
+}
+
+const struct gc_integrator_iface *gc_integrator_find(const char *name)
+{
+    for (size_t k = 0; name && k < NSCHEMES; k++)
+        if (strcmp(name, schemes[k].scheme->name) == 0)
+            return schemes[k].scheme;
+    return NULL;
+}
+
+int gc_integrator_has(const struct gc_integrator_iface *scheme, unsigned caps)
+{
+    return scheme && (scheme->caps & caps) == caps;
 }
 
 enum gc_status gc_integrator_create(const char *name, const struct gc_integrator_params *p,
@@ -41,7 +54,7 @@ enum gc_status gc_integrator_create(const char *name, const struct gc_integrator
     enum gc_status st;
     *out = NULL;
     for (size_t k = 0; k < NSCHEMES; k++) {
-        if (strcmp(name, schemes[k].name) != 0)
+        if (strcmp(name, schemes[k].scheme->name) != 0)
             continue;
         in = calloc(1, sizeof *in);
         if (!in) {

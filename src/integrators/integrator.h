@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 
-#include "backend.h"
 #include "force.h"
 #include "status.h"
 
@@ -38,9 +37,18 @@ struct gc_integrator_stats {
 
 struct gc_integrator;
 
+/* Capability bits of a scheme (gc_integrator_iface.caps): what callers may ask of it. */
+#define GC_INTEGRATOR_BLOCK_STEPS 1u   /* individual (block) time steps: no one dt to show or
+                                        * change; lands on any time it is anchored to */
+#define GC_INTEGRATOR_ZERO_SOFTENING 2u /* eps = 0 allowed (self-pairs are skipped) */
+#define GC_INTEGRATOR_DOUBLE_STATE 4u  /* state in double: downloads fill pos64/vel64 */
+#define GC_INTEGRATOR_EXACT_FORCES 8u  /* needs forces exact to rounding (a collisional
+                                        * scheme): all pairs, never an approximation */
+
 struct gc_integrator_iface {
-    const char *name; /* "leapfrog", "hermite4", "hermite6" */
-    int double_state; /* 1 = the state is kept in double: downloads fill pos64/vel64 */
+    const char *name;      /* "leapfrog", "hermite4", "hermite6" */
+    unsigned caps;         /* GC_INTEGRATOR_* bits */
+    const char *step_noun; /* what its counted steps are called: "step", "block step" */
     /* floating-point operations counted per pairwise interaction, for GFLOP/s: 20 for the
      * leapfrog's force (GPU Gems 3), 60 for Hermite 4 (Portegies Zwart et al. 2007), 94 for
      * Hermite 6 (the 60 plus the snap's 34, BENCHMARKS.md) */
@@ -59,7 +67,7 @@ struct gc_integrator_iface {
      * backend's export buffers, without changing the state; NULL = the state is always
      * synchronised, export it as it is */
     enum gc_status (*predict)(struct gc_integrator *in, double t);
-    /* optional: changes the step where the scheme has a single one (leapfrog); NULL = none */
+    /* changes the step; NULL exactly for GC_INTEGRATOR_BLOCK_STEPS schemes (no single step) */
     enum gc_status (*set_dt)(struct gc_integrator *in, double dt);
     void (*stats)(const struct gc_integrator *in, struct gc_integrator_stats *out);
     void (*destroy)(struct gc_integrator *in);
@@ -79,9 +87,17 @@ enum gc_status gc_integrator_create(const char *name, const struct gc_integrator
 void gc_integrator_destroy(struct gc_integrator *in);
 /* Comma-separated names of the schemes in this build. */
 const char *gc_integrator_available(void);
+/* The table of the scheme called `name` (its name, capabilities, step noun), or NULL when
+ * there is none: what callers ask before (or without) creating one. */
+const struct gc_integrator_iface *gc_integrator_find(const char *name);
+/* 1 when the scheme has every capability bit of `caps`. */
+int gc_integrator_has(const struct gc_integrator_iface *scheme, unsigned caps);
 
-/* Constructors of the individual schemes (used by gc_integrator_create); the Hermite one
- * takes the order (4 or 6). */
+/* The individual schemes (integrator_<name>.c): their tables and constructors, used by the
+ * registry in integrator.c. */
+extern const struct gc_integrator_iface gc_integrator_leapfrog;
+extern const struct gc_integrator_iface gc_integrator_hermite4;
+extern const struct gc_integrator_iface gc_integrator_hermite6;
 enum gc_status gc_integrator_leapfrog_create(struct gc_integrator *in);
 enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order);
 

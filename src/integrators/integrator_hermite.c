@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hermite_body.h"
+#include "hermite_timeline.h"
 #include "integrator.h"
 #include "log.h"
 
@@ -16,6 +16,12 @@
 #define DEFAULT_ETA4 0.01
 #define DEFAULT_ETA6 0.15
 #define DEFAULT_ETA_START 0.01
+
+/* Both orders: individual block steps, softening 0 allowed, double state, exact forces (a
+ * collisional run needs the close pairs exactly: never an approximate force method). */
+#define HERMITE_CAPS                                                                       \
+    (GC_INTEGRATOR_BLOCK_STEPS | GC_INTEGRATOR_ZERO_SOFTENING | GC_INTEGRATOR_DOUBLE_STATE | \
+     GC_INTEGRATOR_EXACT_FORCES)
 
 struct hermite {
     struct gc_hermite_config cfg;
@@ -166,10 +172,11 @@ static void destroy(struct gc_integrator *in)
     in->ctx = NULL;
 }
 
-static const struct gc_integrator_iface hermite4_iface = {
+const struct gc_integrator_iface gc_integrator_hermite4 = {
     .name = "hermite4",
+    .caps = HERMITE_CAPS,
+    .step_noun = "block step",
     .flops_per_interaction = 60.0,
-    .double_state = 1,
     .start = start,
     .advance = advance,
     .time = time_of,
@@ -179,10 +186,11 @@ static const struct gc_integrator_iface hermite4_iface = {
     .destroy = destroy,
 };
 
-static const struct gc_integrator_iface hermite6_iface = {
+const struct gc_integrator_iface gc_integrator_hermite6 = {
     .name = "hermite6",
+    .caps = HERMITE_CAPS,
+    .step_noun = "block step",
     .flops_per_interaction = 94.0,
-    .double_state = 1,
     .start = start,
     .advance = advance,
     .time = time_of,
@@ -195,7 +203,7 @@ static const struct gc_integrator_iface hermite6_iface = {
 enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
 {
     struct hermite *h;
-    if (!gc_backend_has_hermite(in->force->backend)) {
+    if (!gc_backend_hermite(in->force->backend)) {
         gc_log_error("backend %s has no Hermite block-step support",
                      gc_backend_name(in->force->backend));
         return GC_ERR_UNSUPPORTED;
@@ -232,6 +240,6 @@ enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
         h->cfg.fixed_level = (int)floor(k + 0.5);
     }
     in->ctx = h;
-    in->iface = order == 6 ? &hermite6_iface : &hermite4_iface;
+    in->iface = order == 6 ? &gc_integrator_hermite6 : &gc_integrator_hermite4;
     return GC_OK;
 }

@@ -89,10 +89,11 @@ static void destroy(struct gc_integrator *in)
     in->ctx = NULL;
 }
 
-static const struct gc_integrator_iface leapfrog_iface = {
+const struct gc_integrator_iface gc_integrator_leapfrog = {
     .name = "leapfrog",
+    .caps = 0,
+    .step_noun = "step",
     .flops_per_interaction = 20.0,
-    .double_state = 0,
     .start = start,
     .advance = advance,
     .time = time_of,
@@ -118,6 +119,6 @@ enum gc_status gc_integrator_leapfrog_create(struct gc_integrator *in)
         gc_log_error("leapfrog: out of memory");
         return GC_ERR_NOMEM;
     }
-    in->iface = &leapfrog_iface;
+    in->iface = &gc_integrator_leapfrog;
     return GC_OK;
 }

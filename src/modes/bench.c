@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend_cuda.h"
+#include "backend_bench.h"
 #include "log.h"
 #include "models.h"
 #include "sim.h"
@@ -46,32 +46,25 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int is_cuda(const struct gc_backend *b)
-{
-    return strcmp(gc_backend_name(b), "cuda") == 0;
-}
-
-/* Timer: CUDA events on the backend's stream for CUDA, a monotonic clock around a
- * synchronised region otherwise. */
+/* Timer: the backend's own (CUDA events on its stream) where its benchmark table has one, a
+ * monotonic clock around a synchronised region otherwise. */
 static enum gc_status timer_start(struct gc_backend *b, double *t0)
 {
-#ifdef GC_ENABLE_CUDA
-    if (is_cuda(b))
-        return gc_backend_cuda_timer_mark(b, 0);
-#endif
+    const struct gc_backend_bench *t = gc_backend_bench(b);
+    if (t)
+        return t->mark(b, 0);
     *t0 = now_s();
     return gc_backend_sync(b);
 }
 
 static enum gc_status timer_stop(struct gc_backend *b, double t0, double *ms)
 {
+    const struct gc_backend_bench *t = gc_backend_bench(b);
     enum gc_status st;
-#ifdef GC_ENABLE_CUDA
-    if (is_cuda(b)) {
-        st = gc_backend_cuda_timer_mark(b, 1);
-        return st != GC_OK ? st : gc_backend_cuda_timer_elapsed(b, ms);
+    if (t) {
+        st = t->mark(b, 1);
+        return st != GC_OK ? st : t->elapsed(b, ms);
     }
-#endif
     st = gc_backend_sync(b);
     *ms = (now_s() - t0) * 1e3;
     return st;
@@ -89,29 +82,28 @@ static double median(double *v, int k)
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-/* What one timed repeat runs: `steps` leapfrog steps, or `steps` force kernels of a variant. */
-enum what { STEPS = -1 };
+/* What one timed repeat runs: `steps` leapfrog steps, or `steps` force kernels alone (the
+ * backend's benchmark table: KERNEL its own, REFERENCE the classic one). */
+enum what { STEPS = -1, KERNEL = 0, REFERENCE = 1 };
 
 static enum gc_status run_once(struct gc_sim *sim, int what, unsigned steps, double *ms)
 {
+    struct gc_backend *b = gc_sim_backend(sim);
+    const struct gc_sim_params *p = gc_sim_params(sim);
     double t0 = 0.0;
-    enum gc_status st = timer_start(sim->backend, &t0);
+    enum gc_status st = timer_start(b, &t0);
     if (st != GC_OK)
         return st;
     if (what == STEPS) {
-        st = gc_sim_advance(sim, gc_sim_time(sim) + (double)steps * sim->p.dt);
+        st = gc_sim_advance(sim, gc_sim_time(sim) + (double)steps * p->dt);
     } else {
-#ifdef GC_ENABLE_CUDA
-        const float eps2 = sim->p.eps * sim->p.eps;
+        const struct gc_backend_bench *t = gc_backend_bench(b);
         for (unsigned k = 0; k < steps && st == GC_OK; k++)
-            st = gc_backend_cuda_accel_variant(sim->backend, eps2, (enum gc_cuda_accel_variant)what);
-#else
-        st = GC_ERR_UNSUPPORTED;
-#endif
+            st = t->force_kernel(b, p->eps * p->eps, what);
     }
     if (st != GC_OK)
         return st;
-    st = timer_stop(sim->backend, t0, ms);
+    st = timer_stop(b, t0, ms);
     *ms /= (double)steps;
     return st;
 }
@@ -151,21 +143,18 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     if (opt->steps) {
         row->steps = opt->steps;
     } else {
-        double target = is_cuda(b) ? REPEAT_TARGET_S_CUDA : REPEAT_TARGET_S_CPU;
+        double target = gc_backend_is_device(b) ? REPEAT_TARGET_S_CUDA : REPEAT_TARGET_S_CPU;
         double k = ceil(target * 1e3 / (t1 > 1e-6 ? t1 : 1e-6));
         row->steps = k < 1.0 ? 1u : k > 2000.0 ? 2000u : (unsigned)k;
     }
     st = time_median(&sim, STEPS, row->steps, repeats, &row->ms_step);
-#ifdef GC_ENABLE_CUDA
-    if (st == GC_OK && is_cuda(b)) {
-        /* GC_BENCH_NO_REFERENCE=1 skips the classic kernel (variant studies at large N). */
-        const char *noref = getenv("GC_BENCH_NO_REFERENCE");
-        st = time_median(&sim, GC_CUDA_ACCEL_PRODUCT, row->steps, repeats, &row->ms_kernel);
-        if (st == GC_OK && !(noref && noref[0] == '1'))
-            st = time_median(&sim, GC_CUDA_ACCEL_REFERENCE, row->steps, repeats, &row->ms_ref);
-        snprintf(row->plan, sizeof row->plan, "%s", gc_backend_cuda_plan_str(b));
+    if (st == GC_OK && gc_backend_bench(b) && gc_backend_bench(b)->force_kernel) {
+        const struct gc_backend_bench *t = gc_backend_bench(b);
+        st = time_median(&sim, KERNEL, row->steps, repeats, &row->ms_kernel);
+        if (st == GC_OK)
+            st = time_median(&sim, REFERENCE, row->steps, repeats, &row->ms_ref);
+        snprintf(row->plan, sizeof row->plan, "%s", t->plan ? t->plan(b) : "");
     }
-#endif
 out:
     gc_sim_free(&sim);
     return st;
@@ -229,8 +218,9 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     /* --sweep sizes: powers of two, the Dubinski table's 81,920, and the targets. */
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
     static const size_t sweep_cpu[] = {1024, 2048, 4096, 8192, 16384};
-    const size_t *ns = is_cuda(backend) ? sweep_cuda : sweep_cpu;
-    int count = opt->sweep ? (is_cuda(backend) ? 7 : 5) : 1;
+    const int device = gc_backend_is_device(backend);
+    const size_t *ns = device ? sweep_cuda : sweep_cpu;
+    int count = opt->sweep ? (device ? 7 : 5) : 1;
     struct bench_row rows[8];
     enum gc_status st = GC_OK;
 
@@ -283,6 +273,7 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
     const size_t rows = n < COMPARE_REF_ROWS ? n : COMPARE_REF_ROWS;
     const unsigned steps = opt->steps ? opt->steps : 10;
     const float eps2 = opt->params.eps * opt->params.eps;
+    const struct gc_force_params fp = {GC_FORCE_ALLPAIRS, eps2};
     double *ref = NULL, pos_rms = 0.0, pos_max = 0.0;
     enum gc_status st = GC_OK;
 
@@ -313,7 +304,7 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
         ref_accel(initial, (size_t)r * n / rows, (double)eps2, &ref[3 * r]);
     for (int k = 0; k < 2 && st == GC_OK; k++) {
         double num = 0.0, den = 0.0;
-        st = gc_backend_accelerations(be[k], initial, eps2, &acc[k]);
+        st = gc_backend_accelerations(be[k], initial, &fp, &acc[k]);
         for (size_t r = 0; r < rows && st == GC_OK; r++) {
             const size_t i = r * n / rows;
             double d2 = 0.0, a2 = 0.0;

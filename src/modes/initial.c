@@ -15,7 +15,7 @@ static size_t default_model_n(const struct gc_model_info *m, const struct gc_bac
 {
     if (m->n_fixed)
         return m->n_fixed;
-    return (b && strcmp(gc_backend_name(b), "cuda") == 0) ? m->n_gpu : m->n_cpu;
+    return gc_backend_is_device(b) ? m->n_gpu : m->n_cpu;
 }
 
 /* Default body count of a data file with its halos on the CPU backend: every body on a GPU
@@ -29,7 +29,7 @@ static size_t default_model_n(const struct gc_model_info *m, const struct gc_bac
 static size_t default_data_n(const struct gc_options *o, const struct gc_backend *b,
                              const struct gc_bodies *all)
 {
-    if (o->n || !o->halo || (b && strcmp(gc_backend_name(b), "cuda") == 0))
+    if (o->n || !o->halo || gc_backend_is_device(b))
         return o->n; /* 0 = every eligible body */
     return gc_thin_eligible(all, 1) > DATA_CPU_N ? DATA_CPU_N : 0;
 }

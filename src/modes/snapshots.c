@@ -19,11 +19,11 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Schemes with one shared step (leapfrog: the ones that let dt be changed) land only on
- * multiples of it; the block-step schemes land on any time the caller anchors them to. */
+/* Schemes with one shared step land only on multiples of it; the block-step schemes land on
+ * any time the caller anchors them to. */
 static int whole_steps(const struct gc_sim *sim)
 {
-    return sim->integrator->iface->set_dt != NULL;
+    return !gc_integrator_has(gc_sim_scheme(sim), GC_INTEGRATOR_BLOCK_STEPS);
 }
 
 /* 1 when T is a whole number of steps dt. dt is a float (0.01 is 0.00999999977...), so T
@@ -36,7 +36,7 @@ static int whole_multiple(double every, double dt)
 
 static enum gc_status check_dt(struct gc_snapshots *s, const struct gc_sim *sim)
 {
-    const double dt = fabs((double)sim->p.dt);
+    const double dt = fabs((double)gc_sim_params(sim)->dt);
     if (whole_multiple(s->every, dt))
         return GC_OK;
     gc_log_error("--snapshot-every %g is not a whole number of leapfrog steps of dt = %g "
@@ -58,8 +58,8 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
         if (!s->warned)
             gc_log_warn("snapshot_%03lu: the simulation is at t = %.9g, not at the scheduled "
                         "t = %.9g (dt = %g no longer divides --snapshot-every %g): writing "
-                        "the time reached", s->next, reached, tk, fabs((double)sim->p.dt),
-                        s->every);
+                        "the time reached", s->next, reached, tk,
+                        fabs((double)gc_sim_params(sim)->dt), s->every);
         s->warned = 1;
         when = reached;
     }
@@ -114,14 +114,14 @@ enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const cha
         st = check_dt(s, sim);
         if (st != GC_OK)
             return st;
-        if (sim->p.dt < 0.0f)
+        if (gc_sim_params(sim)->dt < 0.0f)
             s->sign = -1.0;
     }
     st = make_dir(s->dir);
     if (st == GC_OK)
-        st = gc_bodies_alloc(&s->scratch, sim->n);
+        st = gc_bodies_alloc(&s->scratch, gc_sim_bodies(sim));
     if (st == GC_OK) {
-        memcpy(s->scratch.tag, initial->tag, sim->n * sizeof *initial->tag);
+        memcpy(s->scratch.tag, initial->tag, gc_sim_bodies(sim) * sizeof *initial->tag);
         st = write_one(s, sim, 0.0);
     }
     if (st != GC_OK)
@@ -143,7 +143,7 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     }
     /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
      * k*T <= t + dt/2. Other schemes land on t itself. */
-    slack = whole_steps(sim) ? 0.5 * fabs((double)sim->p.dt) : 1e-12 * s->every;
+    slack = whole_steps(sim) ? 0.5 * fabs((double)gc_sim_params(sim)->dt) : 1e-12 * s->every;
     for (;;) {
         const double tk = sg * (double)s->next * s->every;
         if (!(sg * tk <= sg * t + slack))

@@ -48,18 +48,20 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
                          const struct gc_bodies *initial, const struct gc_diagnostics *d,
                          double t_end)
 {
-    const char *scheme = gc_sim_integrator(s);
-    printf("# %zu bodies, backend %s (%s)", initial->n, gc_backend_name(s->backend),
-           gc_backend_device_name(s->backend));
-    if (s->comm->size > 1)
-        printf(" on each of %d ranks", s->comm->size);
-    printf(", integrator %s, eps %g, ", scheme, s->p.eps);
-    if (strcmp(scheme, "leapfrog") == 0)
-        printf("dt %g (%.3g Myr), %u steps\n", s->p.dt, s->p.dt * GC_MYR_PER_TIME_UNIT,
-               o->steps ? o->steps : (unsigned)llround(t_end / s->p.dt));
+    const struct gc_integrator_iface *scheme = gc_sim_scheme(s);
+    const struct gc_sim_params *p = gc_sim_params(s);
+    const struct gc_backend *b = gc_sim_backend(s);
+    printf("# %zu bodies, backend %s (%s)", initial->n, gc_backend_name(b),
+           gc_backend_device_name(b));
+    if (gc_sim_ranks(s) > 1)
+        printf(" on each of %d ranks", gc_sim_ranks(s));
+    printf(", integrator %s, eps %g, ", scheme->name, p->eps);
+    if (gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS))
+        printf("eta %g, dt_max %g, to t = %g\n", gc_sim_scheme_params(s)->eta,
+               gc_sim_scheme_params(s)->dt_max, t_end);
     else
-        printf("eta %g, dt_max %g, to t = %g\n", s->integrator->p.eta, s->integrator->p.dt_max,
-               t_end);
+        printf("dt %g (%.3g Myr), %u steps\n", p->dt, p->dt * GC_MYR_PER_TIME_UNIT,
+               o->steps ? o->steps : (unsigned)llround(t_end / p->dt));
     printf("# total mass %.10g, kinetic %.8e, potential %.8e, virial ratio 2K/|W| %.4f\n",
            d->mass, d->kinetic, d->potential, 2.0 * d->kinetic / fabs(d->potential));
     printf("# %8s %11s %19s %11s %11s %11s %11s %10s %12s\n", "step",
@@ -84,7 +86,7 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
     exchange = t1.exchange_s - t0->exchange_s;
     printf("# profile: ranks %d, steps %.0f, active %.6g, per step ms: force %.6g exchange %.6g "
            "rest %.6g total %.6g (rank 0; exchange through host memory, waiting for the slowest "
-           "rank included)\n", s->comm->size, steps,
+           "rank included)\n", gc_sim_ranks(s), steps,
            (double)(s1.body_steps - s0->body_steps) / steps, 1e3 * force / steps,
            1e3 * exchange / steps, 1e3 * (elapsed - force - exchange) / steps,
            1e3 * elapsed / steps);
@@ -153,15 +155,15 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         fflush(stdout);
     }
     gc_sim_stats(&sim, &s1);
-    printf("# %llu %s in %.3f s: %.2f %s/s, %.3e interactions/s (%s)\n",
-           (unsigned long long)(s1.steps - s0.steps),
-           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0 ? "steps" : "block steps", elapsed,
-           (double)(s1.steps - s0.steps) / elapsed,
-           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0 ? "steps" : "block steps",
-           (s1.interactions - s0.interactions) / elapsed,
-           strcmp(gc_sim_integrator(&sim), "leapfrog") == 0
-               ? "N^2 per step, self-pairs counted"
-               : "active x N per block step, self-pairs counted");
+    {
+        const struct gc_integrator_iface *scheme = gc_sim_scheme(&sim);
+        const int block = gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS);
+        printf("# %llu %ss in %.3f s: %.2f %ss/s, %.3e interactions/s (%s, self-pairs "
+               "counted)\n", (unsigned long long)(s1.steps - s0.steps), scheme->step_noun,
+               elapsed, (double)(s1.steps - s0.steps) / elapsed, scheme->step_noun,
+               (s1.interactions - s0.interactions) / elapsed,
+               block ? "active x N per block step" : "N^2 per step");
+    }
     if (p.profile)
         print_profile(&sim, &prof0, &s0, elapsed);
 out:

@@ -6,35 +6,41 @@
 #include <string.h>
 
 #include "log.h"
+#include "render_buffer.h"
 #include "sim_ranks.h"
 
 void gc_sim_params_default(struct gc_sim_params *p)
 {
     memset(p, 0, sizeof *p);
     p->integrator = GC_DEFAULT_INTEGRATOR;
+    p->force = "auto";
     p->dt = GC_DEFAULT_DT;
     p->eps = GC_DEFAULT_EPS;
 }
 
-static int is_leapfrog(const struct gc_sim_params *p)
-{
-    return !p->integrator || strcmp(p->integrator, "leapfrog") == 0;
-}
-
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p)
 {
+    const struct gc_integrator_iface *scheme =
+        gc_integrator_find(p->integrator ? p->integrator : GC_DEFAULT_INTEGRATOR);
+    int zero_eps;
+    if (!scheme) {
+        gc_log_error("unknown integrator '%s'; available: %s", p->integrator,
+                     gc_integrator_available());
+        return GC_ERR_INVALID;
+    }
+    zero_eps = gc_integrator_has(scheme, GC_INTEGRATOR_ZERO_SOFTENING);
     if (!isfinite(p->dt) || p->dt == 0.0f || fabsf(p->dt) > GC_DT_MAX) {
         gc_log_error("time step dt = %g is out of range (non-zero, |dt| <= %g)", p->dt,
                      GC_DT_MAX);
         return GC_ERR_INVALID;
     }
-    /* Leapfrog needs eps > 0: a body's pull on itself is 0 * (1/0). The Hermite schemes
-     * skip the self-pair and accept eps = 0 (a collisional run). */
+    /* A scheme that includes the self-pair needs eps > 0: a body's pull on itself is
+     * 0 * (1/0). The collisional schemes skip it and accept eps = 0. */
     if (!isfinite(p->eps) || p->eps > GC_EPS_MAX ||
-        (is_leapfrog(p) ? p->eps < GC_EPS_MIN : p->eps < 0.0f)) {
+        (zero_eps ? p->eps < 0.0f : p->eps < GC_EPS_MIN)) {
         gc_log_error("softening eps = %g is out of range (%g to %g%s)", p->eps,
-                     is_leapfrog(p) ? GC_EPS_MIN : 0.0, GC_EPS_MAX,
-                     is_leapfrog(p) ? "; 0 only with --integrator hermite4|hermite6" : "");
+                     zero_eps ? 0.0 : GC_EPS_MIN, GC_EPS_MAX,
+                     zero_eps ? "" : "; 0 only with --integrator hermite4|hermite6");
         return GC_ERR_INVALID;
     }
     return GC_OK;
@@ -51,16 +57,42 @@ static struct gc_integrator_params integrator_params(const struct gc_sim_params 
     return ip;
 }
 
+/* The force method for n bodies, resolved once ("auto" becomes a method's name, so that every
+ * rank and every reset uses the same one); a scheme that needs exact forces gets all pairs. */
+static enum gc_status choose_force(struct gc_sim *s, size_t n)
+{
+    const struct gc_integrator_iface *scheme = gc_integrator_find(s->p.integrator);
+    enum gc_force_method m;
+    const int automatic = !s->p.force || strcmp(s->p.force, "auto") == 0;
+    enum gc_status st = gc_force_method_choose(s->p.force, n, s->backend, &m);
+    if (st != GC_OK)
+        return st;
+    if (gc_integrator_has(scheme, GC_INTEGRATOR_EXACT_FORCES) && m != GC_FORCE_ALLPAIRS) {
+        if (!automatic) {
+            gc_log_error("--force %s approximates gravity; %s is a collisional scheme and "
+                         "needs exact forces: use --force allpairs (or auto)", s->p.force,
+                         scheme->name);
+            return GC_ERR_INVALID;
+        }
+        m = GC_FORCE_ALLPAIRS;
+    }
+    s->p.force = gc_force_method_name(m);
+    return GC_OK;
+}
+
 /* Upload, split over ranks, start the scheme: the part shared by init and reset. */
 static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
 {
     struct gc_integrator_params ip = integrator_params(&s->p);
-    enum gc_status st = gc_backend_upload(s->backend, bodies);
+    enum gc_force_method method = GC_FORCE_ALLPAIRS;
+    enum gc_status st = gc_force_method_choose(s->p.force, bodies->n, s->backend, &method);
+    if (st == GC_OK)
+        st = gc_backend_upload(s->backend, bodies);
     gc_integrator_destroy(s->integrator);
     s->integrator = NULL;
     gc_force_free(&s->force);
     if (st == GC_OK)
-        st = gc_force_init(&s->force, s->backend, s->comm, bodies->n);
+        st = gc_force_init(&s->force, s->backend, s->comm, bodies->n, method);
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
     /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
@@ -96,7 +128,8 @@ enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct 
         s->p.integrator = GC_DEFAULT_INTEGRATOR;
     s->backend = backend;
     s->comm = comm ? comm : gc_comm_single();
-    if (gc_sim_leads(s))
+    st = choose_force(s, bodies->n);
+    if (st == GC_OK && gc_sim_leads(s))
         st = gc_sim_announce(s, GC_SIM_OP_INIT, 0.0, bodies);
     if (st == GC_OK)
         st = start(s, bodies);
@@ -141,9 +174,11 @@ enum gc_status gc_sim_advance(struct gc_sim *s, double t)
 
 double gc_sim_frame_dt(const struct gc_sim *s)
 {
-    /* Hermite draws 1/8 of a largest block step per frame: smooth motion, and frame times
-     * stay on the block-step grid's finer levels. */
-    return s->integrator->iface->set_dt ? fabs((double)s->p.dt) : s->integrator->p.dt_max / 8.0;
+    /* Block steps draw 1/8 of a largest block step per frame: smooth motion, and frame
+     * times stay on the block-step grid's finer levels. */
+    return gc_integrator_has(s->integrator->iface, GC_INTEGRATOR_BLOCK_STEPS)
+               ? s->integrator->p.dt_max / 8.0
+               : fabs((double)s->p.dt);
 }
 
 enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt)
@@ -153,7 +188,7 @@ enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt)
     /* Every rank then checks the same values and fails or succeeds alike. */
     if (gc_sim_leads(s) && gc_sim_announce(s, GC_SIM_OP_SET_DT, dt, NULL) != GC_OK)
         return GC_ERR_IO;
-    if (!s->integrator->iface->set_dt) {
+    if (gc_integrator_has(s->integrator->iface, GC_INTEGRATOR_BLOCK_STEPS)) {
         gc_log_error("integrator %s has no single time step to change",
                      s->integrator->iface->name);
         return GC_ERR_UNSUPPORTED;
@@ -195,7 +230,8 @@ static enum gc_status download(struct gc_sim *s, struct gc_bodies *dst)
 {
     enum gc_status st = synchronise_view(s);
     /* A double-precision state comes back in double (dst owns the arrays it gains). */
-    if (st == GC_OK && s->integrator->iface->double_state && !dst->pos64)
+    if (st == GC_OK && gc_integrator_has(s->integrator->iface, GC_INTEGRATOR_DOUBLE_STATE) &&
+        !dst->pos64)
         st = gc_bodies_alloc_f64(dst);
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
@@ -272,12 +308,37 @@ void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out)
     *out = s->force.times;
 }
 
-const char *gc_sim_integrator(const struct gc_sim *s)
+const struct gc_sim_params *gc_sim_params(const struct gc_sim *s)
 {
-    return s->integrator->iface->name;
+    return &s->p;
 }
 
-double gc_sim_flops_per_interaction(const struct gc_sim *s)
+const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s)
 {
-    return s->integrator->iface->flops_per_interaction;
+    return s->integrator->iface;
+}
+
+const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s)
+{
+    return &s->integrator->p;
+}
+
+enum gc_force_method gc_sim_force_method(const struct gc_sim *s)
+{
+    return s->force.method;
+}
+
+struct gc_backend *gc_sim_backend(const struct gc_sim *s)
+{
+    return s->backend;
+}
+
+int gc_sim_ranks(const struct gc_sim *s)
+{
+    return s->comm->size;
+}
+
+size_t gc_sim_bodies(const struct gc_sim *s)
+{
+    return s->n;
 }

@@ -10,7 +10,6 @@
 #include "comm.h"
 #include "force.h"
 #include "integrator.h"
-#include "render_buffer.h"
 #include "status.h"
 #include "units.h"
 
@@ -25,8 +24,12 @@ extern "C" {
 
 #define GC_DEFAULT_INTEGRATOR "leapfrog"
 
+struct gc_render_buffer; /* render_buffer.h */
+
 struct gc_sim_params {
     const char *integrator; /* "leapfrog" (default), "hermite4", "hermite6" */
+    const char *force;      /* force method: "auto" (default, NULL too) or one of
+                             * GC_FORCE_METHOD_NAMES (force.h) */
     float dt;   /* leapfrog step, N-body units; default GC_DEFAULT_DT; negative runs backwards */
     float eps;  /* Plummer softening length, N-body units; default GC_DEFAULT_EPS */
     double eta;    /* Hermite accuracy parameter; 0 = the scheme's default */
@@ -37,7 +40,8 @@ struct gc_sim_params {
 };
 
 /* The viewer, headless mode, benchmarks and tests drive a simulation only through the
- * functions below: none of them knows kicks, drifts or block steps. */
+ * functions below, and read it through the accessors at the end: none of them knows kicks,
+ * drifts or block steps, nor the fields of this struct. */
 struct gc_sim {
     struct gc_sim_params p;        /* current parameters */
     struct gc_backend *backend;    /* not owned: the caller creates and destroys it */
@@ -53,8 +57,8 @@ struct gc_sim {
 
 /* Fills params with the defaults above. */
 void gc_sim_params_default(struct gc_sim_params *p);
-/* GC_OK when dt is finite, non-zero and |dt| <= GC_DT_MAX, and eps is in
- * [GC_EPS_MIN, GC_EPS_MAX] (or 0 for an integrator that allows it); otherwise logs which
+/* GC_OK when the integrator exists, dt is finite, non-zero and |dt| <= GC_DT_MAX, and eps is
+ * in [GC_EPS_MIN, GC_EPS_MAX] (or 0 for an integrator that allows it); otherwise logs which
  * value is wrong and returns GC_ERR_INVALID. */
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 
@@ -101,18 +105,31 @@ enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
 /* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
 
+/* The largest interval / 2^k (k >= 0) not above dt_max: a largest block step that makes
+ * every multiple of `interval` a block time, where all bodies are synchronised. */
+double gc_sim_anchor_dt_max(double dt_max, double interval);
+
+/* ---- accessors: what other layers read of a simulation ---- */
+
 /* Simulated time in N-body units and in Myr (GC_MYR_PER_TIME_UNIT). */
 double gc_sim_time(const struct gc_sim *s);
 double gc_sim_time_myr(const struct gc_sim *s);
 /* Counters since the start (steps or block steps, interactions). */
 void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out);
-/* The largest interval / 2^k (k >= 0) not above dt_max: a largest block step that makes
- * every multiple of `interval` a block time, where all bodies are synchronised. */
-double gc_sim_anchor_dt_max(double dt_max, double interval);
-/* The integrator's name. */
-const char *gc_sim_integrator(const struct gc_sim *s);
-/* Flops counted per interaction by the running scheme (for GFLOP/s figures). */
-double gc_sim_flops_per_interaction(const struct gc_sim *s);
+/* The parameters in use (dt follows gc_sim_set_dt). */
+const struct gc_sim_params *gc_sim_params(const struct gc_sim *s);
+/* The running scheme's table: name, capabilities (gc_integrator_has), step noun, flops per
+ * interaction. */
+const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
+/* The scheme's settings with its defaults filled in (Hermite: eta, dt_max). */
+const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
+/* The force method chosen for this run. */
+enum gc_force_method gc_sim_force_method(const struct gc_sim *s);
+struct gc_backend *gc_sim_backend(const struct gc_sim *s);
+/* Ranks the simulation runs on (1 without MPI). */
+int gc_sim_ranks(const struct gc_sim *s);
+/* Bodies simulated. */
+size_t gc_sim_bodies(const struct gc_sim *s);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@ struct command {
     double dt, eps, eta, dt_max, fixed_dt; /* INIT: the parameters (dt and eps are floats,
                                             * exact in double) */
     char integrator[24]; /* INIT: scheme name */
+    char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
+                          * uses the same one, whatever its own backend would pick) */
 };
 
 int gc_sim_leads(const struct gc_sim *s)
@@ -46,6 +48,7 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         cmd.dt_max = s->p.dt_max;
         cmd.fixed_dt = s->p.fixed_dt;
         snprintf(cmd.integrator, sizeof cmd.integrator, "%s", s->p.integrator);
+        snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
     }
     st = gc_comm_bcast(s->comm, &cmd, sizeof cmd, 0);
     if (st == GC_OK && (op == GC_SIM_OP_INIT || op == GC_SIM_OP_RESET)) {
@@ -86,6 +89,7 @@ struct follower {
     struct gc_sim sim;
     struct gc_bodies scratch;
     char integrator[24];  /* the scheme's name, which sim.p.integrator points to */
+    char force[24];       /* the force method's name, which sim.p.force points to */
 };
 
 static void follower_free(struct follower *fl)
@@ -105,8 +109,11 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     follower_free(fl);
     memcpy(fl->integrator, cmd->integrator, sizeof fl->integrator);
     fl->integrator[sizeof fl->integrator - 1] = '\0';
+    memcpy(fl->force, cmd->force, sizeof fl->force);
+    fl->force[sizeof fl->force - 1] = '\0';
     memset(&p, 0, sizeof p);
     p.integrator = fl->integrator;
+    p.force = fl->force;
     p.dt = (float)cmd->dt;
     p.eps = (float)cmd->eps;
     p.eta = cmd->eta;

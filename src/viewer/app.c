@@ -71,9 +71,7 @@ struct gc_app {
     int gl_ready;                    /* 1 while renderer, post and HUD GL objects exist */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */
     unsigned target_fbo;             /* where the picture goes: 0 = window, else the EGL FBO */
-    int device_light;                /* the backend draws the picture (--raster cuda); GL shows it */
-    int show_mode;                   /* how GL shows it: SHOW_PASS, SHOW_BLIT (GC_PICTURE_SHOW) */
-    int picture_into;                /* where the backend writes it: INTO_* (GC_PICTURE_INTO) */
+    int backend_picture;             /* the backend draws the picture (--raster cuda); GL shows it */
     unsigned target_rb;              /* the EGL FBO's colour renderbuffer; 0 in the window */
     unsigned auto_steps;             /* steps per frame chosen by --substeps auto; starts at 1 */
     int auto_settled;                /* the last timing left auto_steps as it was */
@@ -148,7 +146,7 @@ static void measure_energy(struct gc_app *a, double now)
 
 static int energy_affordable(const struct gc_app *a)
 {
-    return a->initial->n <= ENERGY_MAX_HOST_N || strcmp(gc_backend_name(a->backend), "cuda") == 0;
+    return a->initial->n <= ENERGY_MAX_HOST_N || gc_backend_is_device(a->backend);
 }
 
 /* Puts the simulation on hold after a failure and remembers one message for title and HUD. */
@@ -191,61 +189,27 @@ static void fit_home(struct gc_app *a)
     free(p);
 }
 
-/* A benchmark knob: the index of getenv(var) among the n names, the default when unset or
- * unknown (said so in a warning); a known setting is logged, so no run hides it. */
-static int knob_from_env(const char *var, const char *const *names, int n, int dflt)
-{
-    const char *e = getenv(var);
-    if (!e || !*e)
-        return dflt;
-    for (int k = 0; k < n; k++)
-        if (strcmp(e, names[k]) == 0) {
-            gc_log_warn("%s=%s: a benchmark setting of the frame pipeline", var, e);
-            return k;
-        }
-    gc_log_warn("%s='%s' is none of its settings (%s, ...); ignored", var, e, names[0]);
-    return dflt;
-}
-
-/* GC_PICTURE_SHOW, with --raster cuda: how GL shows a picture the backend wrote into a
- * texture or pixel buffer. pass (a full-screen pass copies the picture; default), blit
- * (glBlitFramebuffer), none (the picture is made but not shown), skip (not even made: the
- * loop's own cost). */
-enum { SHOW_PASS, SHOW_BLIT, SHOW_NONE, SHOW_SKIP };
-static const char *const show_names[] = {"pass", "blit", "none", "skip"};
-
-/* Where the backend writes the picture. target (default): headless, the EGL framebuffer's
- * renderbuffer itself, so GL has nothing to do; in the window, the texture GL draws to the
- * screen. texture, buffer (a pixel buffer GL copies into the texture first): settings of
- * GC_PICTURE_INTO, for comparison. */
-enum { INTO_BUFFER, INTO_TEXTURE, INTO_TARGET };
-static const char *const into_names[] = {"buffer", "texture", "target"};
-
 /* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
  * by the GL shaders. */
 static enum gc_status choose_raster(struct gc_app *a)
 {
     const char *want = a->opt->raster ? a->opt->raster : "auto";
-    int can = gc_backend_has_render_light(a->backend) && !a->opt->no_interop &&
-              a->sim.comm->size == 1;
+    int can = gc_backend_picture_can_draw(a->backend) && !a->opt->no_interop &&
+              gc_sim_ranks(&a->sim) == 1;
     if (strcmp(want, "gl") == 0 || (!can && strcmp(want, "auto") == 0)) {
-        a->device_light = 0;
+        a->backend_picture = 0;
     } else if (!can) {
         gc_log_error("--raster cuda needs the CUDA backend with CUDA-GL interop on one rank "
-                     "(backend %s%s); --raster gl draws with OpenGL", a->backend->iface->name,
+                     "(backend %s%s); --raster gl draws with OpenGL", gc_backend_name(a->backend),
                      a->opt->no_interop ? ", --no-interop given" : "");
         return GC_ERR_INVALID;
     } else {
-        a->device_light = 1;
+        a->backend_picture = 1;
         gc_log_info("renderer: sprites, glow and tone map drawn by CUDA kernels; GL shows the "
                     "picture (--raster gl: OpenGL shaders)");
     }
-    a->render.buf.device_light = a->device_light;
-    a->show_mode = a->device_light ? knob_from_env("GC_PICTURE_SHOW", show_names, 4, SHOW_PASS)
-                                   : SHOW_PASS;
-    a->picture_into = a->device_light ? knob_from_env("GC_PICTURE_INTO", into_names, 3, INTO_TARGET)
-                                      : INTO_BUFFER;
+    a->render.buf.device_picture = a->backend_picture;
     return GC_OK;
 }
 
@@ -289,7 +253,7 @@ static void gl_teardown(struct gc_app *a)
     gc_pacer_free(&a->pacer);
     gc_hud_destroy(&a->hud);
     /* The backend lets go of the picture's pixel buffer before GL deletes it. */
-    (void)gc_backend_render_detach(a->backend);
+    (void)gc_backend_picture_detach(a->backend);
     gc_post_destroy(&a->post);
     gc_render_destroy(&a->render, a->backend);
     a->gl_ready = 0;
@@ -463,7 +427,7 @@ static int henon(const struct gc_app *a)
 /* Individual (block) time steps: no single dt to show or change. */
 static int block_steps(const struct gc_app *a)
 {
-    return a->sim.p.integrator && strcmp(a->sim.p.integrator, "leapfrog") != 0;
+    return gc_integrator_has(gc_sim_scheme(&a->sim), GC_INTEGRATOR_BLOCK_STEPS);
 }
 
 /* The simulated time for the HUD (style 0: "123.4 MYR"), the title and log (1: "123.4 Myr")
@@ -512,7 +476,7 @@ static void update_stats(struct gc_app *a, double now)
                  "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %.1f GFLOP/s "
                  "| %s | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
                  a->fps, a->sps, block_steps(a) ? "block " : "", a->ips,
-                 gc_sim_flops_per_interaction(&a->sim) * a->ips * 1e-9, when, drift,
+                 gc_sim_scheme(&a->sim)->flops_per_interaction * a->ips * 1e-9, when, drift,
                  a->paused ? " | paused" : "", a->capture.rec ? " | recording" : "");
         glutSetWindowTitle(title);
     }
@@ -522,8 +486,8 @@ static void update_stats(struct gc_app *a, double now)
 static void gl_takes_picture(struct gc_app *a)
 {
     a->fences.gl_work = 1;
-    if (a->device_light) {
-        enum gc_status st = gc_backend_render_release(a->backend);
+    if (a->backend_picture) {
+        enum gc_status st = gc_backend_picture_release(a->backend);
         if (st != GC_OK)
             fail(a, st, "handing the picture to GL");
     }
@@ -554,13 +518,13 @@ static void draw_overlays(struct gc_app *a)
         i.fps = a->fps;
         i.sps = a->sps;
         i.ips = a->ips;
-        i.flops = gc_sim_flops_per_interaction(&a->sim);
+        i.flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
         time_text(a, 0, when, sizeof when);
         i.time = when;
-        i.integrator = a->sim.p.integrator ? a->sim.p.integrator : "leapfrog";
+        i.integrator = gc_sim_scheme(&a->sim)->name;
         i.block_steps = block_steps(a);
-        i.dt = a->sim.p.dt;
-        i.dt_myr = a->sim.p.dt * GC_MYR_PER_TIME_UNIT;
+        i.dt = gc_sim_params(&a->sim)->dt;
+        i.dt_myr = gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT;
         i.active = (unsigned long long)st.last_active;
         i.steps = (unsigned long long)st.steps;
         i.energy_state = a->energy_state;
@@ -598,37 +562,37 @@ static void expose(struct gc_app *a, float white)
                     a->exposure.ev, a->exposure.ev);
 }
 
-/* The picture drawn by the backend (render_light) into a pixel buffer that GL copies to the
- * target. The first frames meter their own picture first, as the GL path does. */
+/* The picture drawn by the backend (its picture table): headless, straight into the EGL
+ * framebuffer's renderbuffer, so GL has nothing to do; in the window, into the texture GL
+ * draws to the screen. The first frames meter their own picture first, as the GL path does. */
 static enum gc_status draw_on_device(struct gc_app *a, const float view[16], const float proj[16])
 {
-    struct gc_light_job job;
+    struct gc_picture_job job;
     enum gc_status st;
     unsigned name;
-    int in_place = a->picture_into == INTO_TARGET && a->target_rb;
-    /* A new size makes a new pixel buffer: the backend lets go of the old one first. */
+    int in_place = a->target_rb != 0;
+    /* A new size makes a new texture: the backend lets go of the old one first. */
     if (a->fb_w != a->post.w || a->fb_h != a->post.h) {
-        st = gc_backend_render_detach(a->backend);
+        st = gc_backend_picture_detach(a->backend);
         if (st != GC_OK)
             return st;
     }
-    name = gc_post_image_target(&a->post, a->fb_w, a->fb_h, a->picture_into == INTO_BUFFER);
+    name = gc_post_image_target(&a->post, a->fb_w, a->fb_h);
     if (!name)
         return GC_ERR_GL;
     memset(&job, 0, sizeof job);
-    gc_render_light_job(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a),
-                        a->initial->tag, &job);
+    gc_render_picture_job(&a->render, view, proj, a->fb_w, a->fb_h, pixel_scale(a),
+                          a->initial->tag, &job);
     job.gl_name = in_place ? a->target_rb : name;
     job.keep_mapped = in_place;
-    job.gl_kind = in_place ? GC_LIGHT_INTO_RENDERBUFFER
-                  : a->picture_into == INTO_BUFFER ? GC_LIGHT_INTO_BUFFER : GC_LIGHT_INTO_TEXTURE;
+    job.gl_kind = in_place ? GC_PICTURE_INTO_RENDERBUFFER : GC_PICTURE_INTO_TEXTURE;
     job.tone_k = GC_TONE_K;
     job.glow = a->glow ? GC_POST_GLOW : 0.0f;
     if (!a->exposure.manual && !a->exposure.metered) {
         job.meter_block = GC_POST_METER_BLOCK;
         job.meter = a->post.meter;
         job.meter_sync = 1;
-        st = gc_backend_render_light(a->backend, &job);
+        st = gc_backend_picture_draw(a->backend, &job);
         if (st != GC_OK)
             return st;
         expose(a, gc_post_white(&a->post));
@@ -638,11 +602,7 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
         job.meter = a->post.meter;
     }
     job.exposure = gc_exposure_scale(&a->exposure);
-    if (a->show_mode == SHOW_SKIP) {
-        a->fences.gl_work = 0;
-        return GC_OK;
-    }
-    st = gc_backend_render_light(a->backend, &job);
+    st = gc_backend_picture_draw(a->backend, &job);
     if (st != GC_OK)
         return st;
     if (job.meter && !job.meter_sync)
@@ -653,11 +613,7 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
         a->fences.gl_work = 0;
         return GC_OK;
     }
-    if (a->show_mode == SHOW_NONE) {
-        a->fences.gl_work = 0;
-        return GC_OK;
-    }
-    return gc_post_show_image(&a->post, a->target_fbo, a->show_mode == SHOW_BLIT);
+    return gc_post_show_image(&a->post, a->target_fbo);
 }
 
 /* The GL path: bodies as light into the float buffer, metered, tone-mapped to the target. */
@@ -692,18 +648,18 @@ static void draw(struct gc_app *a)
     gc_camera_view(&a->camera, view);
     gc_camera_projection(&a->camera, (float)a->fb_w / (float)(a->fb_h > 0 ? a->fb_h : 1), proj);
     a->fences.gl_work = 1;
-    if (a->device_light) {
+    if (a->backend_picture) {
         int forced = a->opt->raster && strcmp(a->opt->raster, "cuda") == 0;
         st = draw_on_device(a, view, proj);
         if (st == GC_ERR_UNSUPPORTED && !forced) {
             /* auto: interop refused here; GL draws from now on (the VBOs get the state). */
             gc_log_warn("renderer: the backend cannot draw the picture here; GL draws it");
-            a->device_light = 0;
-            a->render.buf.device_light = 0;
+            a->backend_picture = 0;
+            a->render.buf.device_picture = 0;
             st = export_frame(a);
         }
     }
-    if (!a->device_light && st == GC_OK)
+    if (!a->backend_picture && st == GC_OK)
         st = draw_with_gl(a, view, proj);
     if (st != GC_OK) {
         fail(a, st, "drawing");
@@ -992,12 +948,15 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
     case '[': case ']':
         if (block_steps(a)) {
             gc_log_info("%s chooses each body's step itself (--eta, --dt-max)",
-                        a->sim.p.integrator);
+                        gc_sim_scheme(&a->sim)->name);
             break;
+        } else {
+            const float dt = gc_sim_params(&a->sim)->dt;
+            st = gc_sim_set_dt(&a->sim, key == '[' ? 0.5f * dt : 2.0f * dt);
+            if (st == GC_OK)
+                gc_log_info("dt = %g (%.3g Myr)", gc_sim_params(&a->sim)->dt,
+                            gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT);
         }
-        st = gc_sim_set_dt(&a->sim, key == '[' ? 0.5f * a->sim.p.dt : 2.0f * a->sim.p.dt);
-        if (st == GC_OK)
-            gc_log_info("dt = %g (%.3g Myr)", a->sim.p.dt, a->sim.p.dt * GC_MYR_PER_TIME_UNIT);
         break;
     case 'f': case 'F': toggle_fullscreen(a); break;
     case 'h': case 'H': case '?': a->show_help = !a->show_help; break;
@@ -1280,6 +1239,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             st = gc_capture_stop(&a->capture, &rs);
         if (st == GC_OK) {
             struct gc_integrator_stats stats;
+            const double flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
             double ips;
             char when[64];
             gc_sim_stats(&a->sim, &stats);
@@ -1290,8 +1250,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
                         "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
                         frames, (unsigned long long)(stats.steps - before.steps), elapsed,
-                        frames / elapsed, ips, gc_sim_flops_per_interaction(&a->sim) * ips * 1e-9,
-                        gc_sim_flops_per_interaction(&a->sim), when);
+                        frames / elapsed, ips, flops * ips * 1e-9, flops, when);
             gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
                         "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
                         "exposure EV %+.2f", a->pacer.max_in_flight, a->pacer.depth,

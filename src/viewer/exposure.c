@@ -5,11 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "light_job.h"
+#include "picture_job.h"
 
 float gc_tone_curve(float v)
 {
-    return gc_light_tone(v, GC_TONE_K); /* the formula the CUDA tone map uses too */
+    return gc_picture_tone(v, GC_TONE_K); /* the formula the CUDA tone map uses too */
 }
 
 void gc_exposure_init(struct gc_exposure *e, int manual, float ev)

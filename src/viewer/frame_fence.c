@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "backend_picture.h"
+
 void gc_frame_fences_init(struct gc_frame_fences *f, struct gc_backend *backend)
 {
     memset(f, 0, sizeof *f);
@@ -23,8 +25,8 @@ static void *fence(void *ud)
         struct gc_frame_fence *s = &f->slot[k];
         if (s->handle)
             continue;
-        s->on_backend = !f->gl_work && gc_backend_has_frame_fence(f->backend);
-        s->handle = s->on_backend ? gc_backend_frame_fence(f->backend)
+        s->on_backend = !f->gl_work && gc_backend_picture_has_fence(f->backend);
+        s->handle = s->on_backend ? gc_backend_picture_fence(f->backend)
                                   : (void *)glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         return s->handle ? s : NULL;
     }
@@ -37,7 +39,7 @@ static int wait(void *ud, void *fence, double timeout_s)
     struct gc_frame_fence *s = fence;
     GLenum r;
     if (s->on_backend)
-        return gc_backend_frame_wait(f->backend, s->handle, timeout_s);
+        return gc_backend_picture_wait(f->backend, s->handle, timeout_s);
     /* FLUSH: the fence must reach the GPU or the wait could never end. */
     r = glClientWaitSync((GLsync)s->handle, GL_SYNC_FLUSH_COMMANDS_BIT,
                          (GLuint64)(timeout_s * 1e9));
@@ -51,7 +53,7 @@ static void release(void *ud, void *fence)
     struct gc_frame_fences *f = ud;
     struct gc_frame_fence *s = fence;
     if (s->on_backend)
-        gc_backend_frame_release(f->backend, s->handle);
+        gc_backend_picture_fence_release(f->backend, s->handle);
     else
         glDeleteSync((GLsync)s->handle);
     s->handle = NULL;

@@ -41,14 +41,9 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir)
 
 static void free_image(struct gc_post *p)
 {
-    if (p->img_fbo)
-        glDeleteFramebuffers(1, &p->img_fbo);
-    p->img_fbo = 0;
     if (p->img_tex)
         glDeleteTextures(1, &p->img_tex);
-    if (p->img_pbo)
-        glDeleteBuffers(1, &p->img_pbo);
-    p->img_tex = p->img_pbo = 0;
+    p->img_tex = 0;
 }
 
 static void free_targets(struct gc_post *p)
@@ -207,65 +202,31 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-unsigned gc_post_image_target(struct gc_post *p, int w, int h, int via_pbo)
+unsigned gc_post_image_target(struct gc_post *p, int w, int h)
 {
     if ((w != p->w || h != p->h) && make_targets(p, w, h) != GC_OK)
         return 0;
-    p->img_via_pbo = via_pbo;
-    if (via_pbo && !p->img_pbo) {
-        glGenBuffers(1, &p->img_pbo);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
-        glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_DRAW);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        if (glGetError() != GL_NO_ERROR) {
-            gc_log_error("renderer: no %dx%d RGBA8 pixel buffer", w, h);
-            free_image(p);
-            return 0;
-        }
-    }
     if (p->img_tex)
-        return via_pbo ? p->img_pbo : p->img_tex;
+        return p->img_tex;
     glGenTextures(1, &p->img_tex);
     glBindTexture(GL_TEXTURE_2D, p->img_tex);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);
-    glGenFramebuffers(1, &p->img_fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, p->img_fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p->img_tex, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (glGetError() != GL_NO_ERROR) {
         gc_log_error("renderer: no %dx%d RGBA8 picture texture", w, h);
         free_image(p);
         return 0;
     }
-    return via_pbo ? p->img_pbo : p->img_tex;
+    return p->img_tex;
 }
 
-enum gc_status gc_post_show_image(struct gc_post *p, unsigned target, int blit)
+/* A full-screen pass (a blit may not write a multisampled target). */
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target)
 {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, p->img_tex);
-    if (p->img_via_pbo) {
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, p->img_pbo);
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p->w, p->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    }
-    if (blit) {
-        glBindTexture(GL_TEXTURE_2D, 0);
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, p->img_fbo);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
-        glBlitFramebuffer(0, 0, p->w, p->h, 0, 0, p->w, p->h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-        glBindFramebuffer(GL_FRAMEBUFFER, target);
-        if (glGetError() != GL_NO_ERROR) {
-            gc_log_error("renderer: copying the %dx%d picture failed", p->w, p->h);
-            return GC_ERR_GL;
-        }
-        return GC_OK;
-    }
-    /* A full-screen pass: a blit may not write a multisampled target. */
     glBindFramebuffer(GL_FRAMEBUFFER, target);
     glViewport(0, 0, p->w, p->h);
     glDisable(GL_BLEND);

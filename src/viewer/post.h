@@ -25,10 +25,8 @@ struct gc_post {
     int mw, mh;                     /* metering grid, blocks */
     unsigned queued;                /* metering readbacks issued since the last resize */
     float *meter, *scratch;         /* mw * mh floats each: block maxima, selection scratch */
-    /* A picture finished elsewhere (a backend's render_light): RGBA8 pixel buffer and the
-     * texture it is copied to; made on first use. */
-    unsigned img_pbo, img_tex, img_fbo; /* img_fbo: read framebuffer for a blit */
-    int img_via_pbo;                /* the last picture went into img_pbo, not img_tex */
+    unsigned img_tex;               /* a picture the backend drew (its picture table): RGBA8
+                                     * texture GL shows; made on first use */
 };
 
 /* Compiles the passes from shader_dir (fullscreen.vert, tonemap.frag, meter.frag, show.frag). The
@@ -47,14 +45,11 @@ enum gc_status gc_post_meter(struct gc_post *p, int sync, float *white);
  * bound. */
 void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow);
 /* For pictures drawn by the backend: sizes the buffers for w x h (as gc_post_begin, without
- * binding or clearing) and gives the name of what the picture goes into: the RGBA8 texture
- * of w x h pixels, or with via_pbo a pixel buffer of w * h RGBA8 pixels that
- * gc_post_show_image first copies into that texture (0 on failure, logged). */
-unsigned gc_post_image_target(struct gc_post *p, int w, int h, int via_pbo);
-/* Copies that texture into framebuffer `target` (left bound): by a full-screen pass
- * (blit = 0, works on any target) or by glBlitFramebuffer (blit = 1; single-sampled
- * targets only). */
-enum gc_status gc_post_show_image(struct gc_post *p, unsigned target, int blit);
+ * binding or clearing) and gives the name of the RGBA8 texture of w x h pixels the picture
+ * goes into (0 on failure, logged). */
+unsigned gc_post_image_target(struct gc_post *p, int w, int h);
+/* Copies that texture into framebuffer `target` (left bound) by a full-screen pass. */
+enum gc_status gc_post_show_image(struct gc_post *p, unsigned target);
 /* White level of the block maxima in p->meter (gc_exposure_meter over mw * mh blocks). */
 float gc_post_white(struct gc_post *p);
 void gc_post_destroy(struct gc_post *p);

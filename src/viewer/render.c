@@ -124,7 +124,7 @@ struct gc_render_buffer *gc_render_target(struct gc_render *r)
 enum gc_status gc_render_upload(struct gc_render *r)
 {
     GLsizeiptr bytes = (GLsizeiptr)(r->buf.n * 4 * sizeof(float));
-    if (r->buf.written_to_vbo || r->buf.device_light)
+    if (r->buf.written_to_vbo || r->buf.device_picture)
         return GC_OK;
     glBindBuffer(GL_ARRAY_BUFFER, r->buf.vbo_pos);
     glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, r->buf.h_pos);
@@ -139,7 +139,7 @@ enum gc_status gc_render_upload(struct gc_render *r)
 }
 
 /* The numbers that decide how the bodies look, for the GL shaders and for a backend that
- * draws the picture itself (gc_render_light_job): one place for both. */
+ * draws the picture itself (gc_render_picture_job): one place for both. */
 struct look {
     int sprite, color_mode;
     float size, flux, profile;
@@ -160,9 +160,9 @@ static struct look look_of(const struct gc_render *r, float pixel_scale)
     return k;
 }
 
-void gc_render_light_job(const struct gc_render *r, const float view[16], const float proj[16],
+void gc_render_picture_job(const struct gc_render *r, const float view[16], const float proj[16],
                          int fb_w, int fb_h, float pixel_scale, const uint8_t *tag,
-                         struct gc_light_job *job)
+                           struct gc_picture_job *job)
 {
     struct look k = look_of(r, pixel_scale);
     memcpy(job->view, view, sizeof job->view);
@@ -244,7 +244,7 @@ const char *gc_render_halo_view_name(enum gc_halo_view v)
 void gc_render_destroy(struct gc_render *r, struct gc_backend *backend)
 {
     if (backend && (r->buf.vbo_pos || r->buf.vbo_vel))
-        gc_backend_render_detach(backend);
+        gc_backend_picture_detach(backend);
     if (r->buf.vbo_pos)
         glDeleteBuffers(1, &r->buf.vbo_pos);
     if (r->buf.vbo_vel)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backend_picture.h"
 #include "bodies.h"
 #include "render_buffer.h"
 #include "status.h"
@@ -73,18 +73,18 @@ enum gc_status gc_render_upload(struct gc_render *r);
 void gc_render_draw(const struct gc_render *r, const float view[16], const float proj[16],
                     int fb_w, int fb_h, float pixel_scale);
 /* The same picture as gc_render_draw, described for a backend that draws it itself
- * (gc_backend_render_light): fills the drawing fields of job (matrices, size, colours,
- * light, tags); the caller sets exposure, glow, tone curve, pixel buffer and metering. */
-void gc_render_light_job(const struct gc_render *r, const float view[16], const float proj[16],
-                         int fb_w, int fb_h, float pixel_scale, const uint8_t *tag,
-                         struct gc_light_job *job);
+ * (gc_backend_picture_draw): fills the drawing fields of job (matrices, size, colours,
+ * light, tags); the caller sets exposure, glow, tone curve, target and metering. */
+void gc_render_picture_job(const struct gc_render *r, const float view[16], const float proj[16],
+                           int fb_w, int fb_h, float pixel_scale, const uint8_t *tag,
+                           struct gc_picture_job *job);
 /* Reads the bound framebuffer as RGBA rows, bottom row first (w*h*4 bytes). */
 enum gc_status gc_render_read_pixels(int w, int h, uint8_t *rgba);
 /* Names of the modes for the HUD and log. */
 const char *gc_render_draw_mode_name(enum gc_draw_mode m);
 const char *gc_render_color_mode_name(enum gc_color_mode m);
 const char *gc_render_halo_view_name(enum gc_halo_view v);
-/* Asks the backend to forget the VBOs (gc_backend_render_detach), then deletes all GL
+/* Asks the backend to forget the VBOs (gc_backend_picture_detach), then deletes all GL
  * objects. backend may be NULL. Safe to call twice. */
 void gc_render_destroy(struct gc_render *r, struct gc_backend *backend);
 

@@ -67,21 +67,18 @@ else
 fi
 
 if want variants; then
-step "variant study: force kernel alone per variant T,B,U,M (threads, bodies/thread, unroll, blocks/SM cap)"
+step "variant study: force kernel alone per variant T,B,U,M[,P] (threads, bodies/thread, unroll, blocks/SM cap, soft rsqrt period)"
+# The unrated variants exist only in a study build (-DGC_STUDY=ON), in bench/accel_variants.
+STUDY=$ROOT/build-study
+cmake -S "$ROOT" -B "$STUDY" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGC_STUDY=ON >"$OUT/build-study.log" 2>&1 &&
+    cmake --build "$STUDY" -j 16 --target accel_variants >>"$OUT/build-study.log" 2>&1
+check build-study $?
 for n in 81920 1048576; do
-    for v in ${VARIANTS:-256,4,16,2 128,4,16,4 128,4,16,5 128,4,16,6 64,4,16,8 128,4,8,4 \
-        128,4,32,4 256,4,32,2 256,4,8,2 128,8,8,4 128,8,8,3 128,2,32,8 128,2,16,8 128,1,32,8 \
-        128,4,16,4,16 128,4,16,4,8 256,4,16,2,16 256,4,16,2,8}; do
-        GC_CUDA_ACCEL=$v GC_BENCH_NO_REFERENCE=1 "$BIN/galaxy-bench" --backend cuda --benchmark \
-            -n $n --repeats 3 --quiet | awk -v v="$v" '!/^#/ {printf "variant %-11s N=%8d  ms/kernel %9.4f  kernel int/s %.4e  %s %s %s %s %s %s %s\n", v, $1, $6, $7, $11, $12, $13, $14, $15, $16, $17}'
-    done
+    "$STUDY/bench/accel_variants" $n ${VARIANTS:-256,4,16,2 128,4,16,4 128,4,16,5 128,4,16,6 \
+        64,4,16,8 128,4,8,4 128,4,32,4 256,4,32,2 256,4,8,2 128,8,8,4 128,8,8,3 128,2,32,8 \
+        128,2,16,8 128,1,32,8 128,4,16,4,16 128,4,16,4,8 256,4,16,2,16 256,4,16,2,8}
 done | tee "$OUT/variants.txt"
-if [ -n "${VARIANT_COMPARE:-}" ] && [ -f "$DUB" ]; then
-    for v in $VARIANT_COMPARE; do
-        echo "accuracy of variant $v on the Dubinski table (1 step):"
-        GC_CUDA_ACCEL=$v "$BIN/galaxy-bench" --compare --data "$DUB" --halo --steps 1 | grep -E "accel|PASS"
-    done | tee -a "$OUT/variants.txt"
-fi
 fi
 
 if want sweep; then

@@ -189,9 +189,6 @@ ratio_run ratio_after after
 ratio_run ratio_after_noglow after --no-bloom --exposure 0
 ratio_run ratio_after_no_interop after --no-interop
 [ "$BACKEND" = cuda ] && ratio_run ratio_after_gl after --raster gl
-# SHOW_MODES="pass blit none skip": where the frame's time goes with --raster cuda
-# (GC_PICTURE_SHOW in src/viewer/app.c).
-for m in ${SHOW_MODES:-}; do ratio_run "ratio_after_show_$m" env GC_PICTURE_SHOW="$m" after; done
 ratio_run ratio_before before --halo
 grep "frames in flight" "$T/ratio_after.log"
 f=$(fps_of "$T/ratio_after.log")
@@ -200,36 +197,12 @@ result "FRAME/FORCE at 81,920, one step per frame: $r (target <= 1.10)"
 fi
 
 if want trace && [ "$BACKEND" = cuda ]; then
-step "frame pipeline timeline: GC_CUDA_TRACE on both streams, 81,920 bodies, one step per frame"
-# TRACE_VARIANTS: "name:ENV=VALUE[,ENV=VALUE] ..." runs (default: the picture written into
-# the framebuffer, into a texture GL copies, into a pixel buffer GL copies twice); each
-# prints its frame/force and tests/gpu/frame_trace.py's figures.
+step "the frame's kernels one at a time (ncu), 81,920 bodies, one step per frame"
 [ -n "${KERNEL:-}" ] || {
     "$BENCH" --backend $BACKEND --benchmark --data "$DUB" --repeats 5 --json >"$T/bench.json"
     KERNEL=$(python3 -c "import json; print(json.load(open('$T/bench.json'))['results'][0]['ms_kernel'])")
     result "force kernel alone at 81,920: $KERNEL ms"
 }
-for v in ${TRACE_VARIANTS:-target:GC_PICTURE_INTO=target texture:GC_PICTURE_INTO=texture buffer:GC_PICTURE_INTO=buffer}; do
-    name=trace_${v%%:*}
-    # shellcheck disable=SC2086
-    headless "$name" 180 env $(echo "${v#*:}" | tr , ' ') GC_CUDA_TRACE="$T/$name.csv" after --headless \
-        --backend $BACKEND --data "$DUB" --substeps 1 --frames $FRAMES
-    f=$(fps_of "$T/$name.log")
-    result "$name ($(echo "${v#*:}" | tr , ' ')): $f frames/s = $(calc "1000/$f") ms/frame; frame/force = $(calc "1000/$f/$KERNEL")"
-    python3 "$ROOT/tests/gpu/frame_trace.py" "$T/$name.csv" | tee -a "$OUT/results.txt"
-done
-# Where the picture goes must not change it: each GC_PICTURE_INTO against the pixel buffer.
-for into in texture target; do
-    for i in buffer $into; do
-        [ "$i" = buffer ] && [ -f "$IMG/into_buffer.png" ] && continue
-        headless "into_$i" 120 env GC_PICTURE_INTO=$i after --headless --backend $BACKEND \
-            --data "$DUB" --frames 30 --substeps 1 --screenshot "$IMG/into_$i.png"
-    done
-    python3 "$ROOT/tests/gpu/compare_png.py" "$IMG/into_buffer.png" "$IMG/into_$into.png" \
-        | tee "$T/compare_into_$into.txt"
-    check "picture-into-$into-same" "${PIPESTATUS[0]}"
-    result "picture into $into: $(head -n 1 "$T/compare_into_$into.txt" | sed 's/.*png: //')"
-done
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 if [ -n "$NCU" ] && [ "${NCU_FRAMES:-200}" != 0 ]; then
     # Each kernel alone (ncu runs them one at a time): the picture's own cost, no overlap.

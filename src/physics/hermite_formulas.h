@@ -1,29 +1,13 @@
 /* The Hermite schemes' per-body and per-pair formulas, written once for the CPU backend and the CUDA kernels. */
 /* SPDX-License-Identifier: MIT */
-#ifndef GC_HERMITE_BODY_H
-#define GC_HERMITE_BODY_H
+#ifndef GC_HERMITE_FORMULAS_H
+#define GC_HERMITE_FORMULAS_H
 
 #include <math.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define GC_HD __host__ __device__ __forceinline__
-#else
-#define GC_HD static inline
-#endif
-
-/* Block time steps live on an integer timeline: level k has the step dt_max / 2^k, and
- * GC_HERMITE_LEVELS levels fit below dt_max, so a tick is dt_max / 2^GC_HERMITE_LEVELS and
- * every time and step is a whole number of ticks. Commensurability ("t_i is a multiple of
- * dt_i") is then an exact integer test, and times never drift by rounding. 40 levels reach
- * steps 1e-12 of dt_max; int64 ticks reach 8 million dt_max. */
-#define GC_HERMITE_LEVELS 40
-#define GC_HERMITE_TICKS(level) ((int64_t)1 << (GC_HERMITE_LEVELS - (level)))
-
-/* What the backends record when a block step goes wrong (gc_hermite_counters.error). */
-#define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
-#define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */
-#define GC_HERMITE_ERR_NONFINITE 3  /* a force or state became NaN or infinite */
+#include "hermite_timeline.h"
+#include "host_device.h"
 
 /* Interactions of body i with source j at separation r = x_j - x_i, relative velocity
  * v = v_j - v_i and relative acceleration A = a_j - a_i (predicted values), softened
@@ -31,13 +15,13 @@
  *   a   = m r / r^3
  *   j   = m v / r^3 - 3 alpha a,             alpha = r.v / r^2
  *   s   = m A / r^3 - 6 alpha j - 3 beta a,  beta  = (v.v + r.A) / r^2 + alpha^2
- * (Nitadori & Makino 2008). Accumulates into acc, jerk and, when snap is non-NULL, snap. */
-GC_HD void gc_hermite_pair(const double r[3], const double v[3], const double *A, double m,
-                           double eps2, double acc[3], double jerk[3], double *snap)
+ * (Nitadori & Makino 2008), r^2 softened. The caller gives rinv2 = 1 / r^2 and
+ * mr3 = m / r^3 (each side takes the reciprocal square root its own fastest way: the CPU
+ * divides, the GPU uses rsqrt). Accumulates into acc, jerk and, when snap is non-NULL, snap. */
+GC_HD void gc_hermite_pair_terms(const double r[3], const double v[3], const double *A,
+                                 double mr3, double rinv2, double acc[3], double jerk[3],
+                                 double *snap)
 {
-    const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
-    const double rinv2 = 1.0 / r2;
-    const double mr3 = m * rinv2 * sqrt(rinv2);
     const double alpha = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]) * rinv2;
     double ak[3], jk[3];
     for (int k = 0; k < 3; k++) {
@@ -52,6 +36,15 @@ GC_HD void gc_hermite_pair(const double r[3], const double v[3], const double *A
         for (int k = 0; k < 3; k++)
             snap[k] += mr3 * A[k] - 6.0 * alpha * jk[k] - 3.0 * beta * ak[k];
     }
+}
+
+/* The same pair with its softened distance formed here (the CPU backend's form). */
+GC_HD void gc_hermite_pair(const double r[3], const double v[3], const double *A, double m,
+                           double eps2, double acc[3], double jerk[3], double *snap)
+{
+    const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
+    const double rinv2 = 1.0 / r2;
+    gc_hermite_pair_terms(r, v, A, m * rinv2 * sqrt(rinv2), rinv2, acc, jerk, snap);
 }
 
 /* Taylor prediction over h: x, v (and a) from the derivatives up to jerk (order 4) or up to

@@ -19,8 +19,8 @@ struct gc_render_buffer {
     float *h_vel;      /* host staging, 4n floats; NULL when not wanted */
     size_t n;          /* number of bodies the buffers hold */
     int written_to_vbo; /* set by the backend: 1 = VBOs hold fresh data, 0 = host arrays do */
-    int device_light;   /* set by the renderer: 1 = the backend draws the picture itself
-                         * (render_light) and keeps the state to draw on the device; the
+    int device_picture; /* set by the renderer: 1 = the backend draws the picture itself
+                         * (its picture table) and keeps the state to draw on the device; the
                          * VBOs and host arrays are then not written */
 };
 

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "gc_kernels.h"
-#include "light_job.h"
+#include "picture_job.h"
 
 #define RT 256
 /* Sprites covering more pixels than this are drawn by a whole block, not by one thread. */
@@ -221,8 +221,8 @@ static __global__ void meter(const float4 *__restrict__ L, int w, int h, int b, 
 }
 
 struct levels {
-    const float4 *l[GC_LIGHT_LEVELS + 1];
-    int w[GC_LIGHT_LEVELS + 1], h[GC_LIGHT_LEVELS + 1];
+    const float4 *l[GC_PICTURE_LEVELS + 1];
+    int w[GC_PICTURE_LEVELS + 1], h[GC_PICTURE_LEVELS + 1];
 };
 
 /* Bilinear sample of a level at picture coordinates (pixels of level 0), clamped at the
@@ -245,19 +245,16 @@ static __device__ float3 sample(const levels &M, int l, float x, float y, int w,
 }
 
 /* Into the pixel buffer, or the GL texture's or renderbuffer's array (x in bytes there). */
-static __device__ __forceinline__ void put_pixel(uchar4 *out, cudaSurfaceObject_t surf, int w,
-                                                 int x, int y, uchar4 v)
+static __device__ __forceinline__ void put_pixel(cudaSurfaceObject_t surf, int x, int y,
+                                                 uchar4 v)
 {
-    if (surf)
-        surf2Dwrite(v, surf, x * (int)sizeof(uchar4), y);
-    else
-        out[y * w + x] = v;
+    surf2Dwrite(v, surf, x * (int)sizeof(uchar4), y);
 }
 
 /* tonemap.frag: light plus glow from levels 2..5, log curve on the largest channel, colour
  * kept, the brightest tenth fading towards white; RGBA8 out. */
 static __global__ void tone(levels M, int w, int h, float exposure, float glow, float k,
-                            uchar4 *out, cudaSurfaceObject_t surf)
+                            cudaSurfaceObject_t surf)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w || y >= h)
@@ -267,7 +264,7 @@ static __global__ void tone(levels M, int w, int h, float exposure, float glow, 
     if (glow > 0.0f) {
         float3 s = make_float3(0.0f, 0.0f, 0.0f);
         float wt = 0.5f, px = (float)x + 0.5f, py = (float)y + 0.5f;
-        for (int l = 2; l <= GC_LIGHT_LEVELS; l++) {
+        for (int l = 2; l <= GC_PICTURE_LEVELS; l++) {
             float o = (float)(1 << l) * 0.5f;
             float3 a = sample(M, l, px + o, py + o, w, h), b = sample(M, l, px - o, py + o, w, h),
                    cc = sample(M, l, px + o, py - o, w, h), d = sample(M, l, px - o, py - o, w, h);
@@ -282,31 +279,31 @@ static __global__ void tone(levels M, int w, int h, float exposure, float glow, 
     }
     float m = fmaxf(c.x, fmaxf(c.y, c.z));
     if (!(m > 0.0f)) {
-        put_pixel(out, surf, w, x, y, make_uchar4(0, 0, 0, 255));
+        put_pixel(surf, x, y, make_uchar4(0, 0, 0, 255));
         return;
     }
-    float yv = gc_light_tone(exposure * m, k);
+    float yv = gc_picture_tone(exposure * m, k);
     float3 d = make_float3(c.x / m * yv, c.y / m * yv, c.z / m * yv);
     float t = fminf(fmaxf((yv - 0.85f) / 0.15f, 0.0f), 1.0f);
     t = 0.35f * t * t * (3.0f - 2.0f * t); /* smoothstep */
     d = make_float3(d.x + (yv - d.x) * t, d.y + (yv - d.y) * t, d.z + (yv - d.z) * t);
-    put_pixel(out, surf, w, x, y,
+    put_pixel(surf, x, y,
               make_uchar4((unsigned char)(fminf(fmaxf(d.x, 0.0f), 1.0f) * 255.0f + 0.5f),
                           (unsigned char)(fminf(fmaxf(d.y, 0.0f), 1.0f) * 255.0f + 0.5f),
                           (unsigned char)(fminf(fmaxf(d.z, 0.0f), 1.0f) * 255.0f + 0.5f), 255));
 }
 
-extern "C" size_t gc_cuda_light_floats(int w, int h)
+extern "C" size_t gc_cuda_picture_floats(int w, int h)
 {
     size_t f = 0;
-    for (int l = 0; l <= GC_LIGHT_LEVELS; l++) {
+    for (int l = 0; l <= GC_PICTURE_LEVELS; l++) {
         size_t lw = (size_t)(w >> l > 0 ? w >> l : 1), lh = (size_t)(h >> l > 0 ? h >> l : 1);
         f += 4 * lw * lh;
     }
     return f;
 }
 
-extern "C" int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct gc_light_job *job,
+extern "C" int gc_cuda_picture_launch(const struct gc_cuda_picture *d, const struct gc_picture_job *job,
                                     int sm_count, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
@@ -315,7 +312,7 @@ extern "C" int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct 
     lp P;
     float4 *L = (float4 *)d->light;
     size_t off = 0;
-    for (int l = 0; l <= GC_LIGHT_LEVELS; l++) {
+    for (int l = 0; l <= GC_PICTURE_LEVELS; l++) {
         M.w[l] = w >> l > 0 ? w >> l : 1;
         M.h[l] = h >> l > 0 ? h >> l : 1;
         M.l[l] = L + off;
@@ -353,17 +350,17 @@ extern "C" int gc_cuda_light_launch(const struct gc_cuda_light *d, const struct 
         int b = job->meter_block, mw = (w + b - 1) / b, mh = (h + b - 1) / b;
         meter<<<(unsigned)((mw * mh + RT - 1) / RT), RT, 0, s>>>(L, w, h, b, d->meter, mw, mh);
     }
-    if (!job->meter_sync && (d->image || d->surface)) {
+    if (!job->meter_sync && d->surface) {
         dim3 blk(32, 8);
         if (job->glow > 0.0f)
-            for (int l = 1; l <= GC_LIGHT_LEVELS; l++) {
+            for (int l = 1; l <= GC_PICTURE_LEVELS; l++) {
                 dim3 g((unsigned)((M.w[l] + 31) / 32), (unsigned)((M.h[l] + 7) / 8));
                 mip<<<g, blk, 0, s>>>(M.l[l - 1], M.w[l - 1], M.h[l - 1], (float4 *)M.l[l],
                                       M.w[l], M.h[l]);
             }
         dim3 g((unsigned)((w + 31) / 32), (unsigned)((h + 7) / 8));
         tone<<<g, blk, 0, s>>>(M, w, h, job->exposure, job->glow, job->tone_k,
-                               (uchar4 *)d->image, (cudaSurfaceObject_t)d->surface);
+                               (cudaSurfaceObject_t)d->surface);
     }
     return (int)cudaGetLastError();
 }

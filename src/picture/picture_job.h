@@ -1,7 +1,7 @@
-/* GL-free description of one picture a backend draws itself (render_light): bodies as light, glow, tone map. */
+/* GL-free description of one picture a backend draws itself (its picture table): bodies as light, glow, tone map. */
 /* SPDX-License-Identifier: MIT */
-#ifndef GC_LIGHT_JOB_H
-#define GC_LIGHT_JOB_H
+#ifndef GC_PICTURE_JOB_H
+#define GC_PICTURE_JOB_H
 
 #include <math.h>
 #include <stdint.h>
@@ -12,12 +12,12 @@ extern "C" {
 
 /* Where the picture goes: a pixel buffer GL then copies into a texture, or a texture or
  * renderbuffer written in place (no copy in GL). */
-enum gc_light_into { GC_LIGHT_INTO_BUFFER, GC_LIGHT_INTO_TEXTURE, GC_LIGHT_INTO_RENDERBUFFER };
+enum gc_picture_into { GC_PICTURE_INTO_BUFFER, GC_PICTURE_INTO_TEXTURE, GC_PICTURE_INTO_RENDERBUFFER };
 
 /* The renderer fills this with the numbers its GL shaders would get (render.c owns them),
  * so both paths draw the same picture: shaders/particles.vert + particles.frag (sprites),
  * tonemap.frag (glow, tone curve) and meter.frag (exposure metering). */
-struct gc_light_job {
+struct gc_picture_job {
     float view[16], proj[16]; /* column-major, as glUniformMatrix4fv takes them */
     int w, h;                 /* picture size, pixels */
     float size;               /* sprite or point diameter, pixels (at ref_dist for sprites) */
@@ -36,7 +36,7 @@ struct gc_light_job {
     const uint8_t *tag;       /* n tags (GC_TAG), host; read again when the pointer changes */
     unsigned gl_name;         /* the GL object that receives the w x h RGBA8 picture
                                * (bottom row first, as GL textures are) */
-    int gl_kind;              /* what gl_name is: enum gc_light_into */
+    int gl_kind;              /* what gl_name is: enum gc_picture_into */
     int keep_mapped;          /* 1: the backend keeps gl_name after drawing (no hand-back to
                                * GL each frame) until render_release */
     int meter_block;          /* pixels per side of a metering block; 0 = no metering */
@@ -52,7 +52,7 @@ struct gc_light_job {
 #if defined(__CUDACC__)
 __host__ __device__
 #endif
-static inline float gc_light_tone(float v, float k)
+static inline float gc_picture_tone(float v, float k)
 {
     if (!(v > 0.0f))
         return 0.0f;

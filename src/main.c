@@ -94,7 +94,6 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
         bo.threads = o->threads;
         bo.device = gc_cli_device(o, comm->local_rank);
         bo.no_interop = o->no_interop;
-        bo.quiet = comm->rank != 0;
         st = gc_backend_create(o->backend, &bo, &backend);
     }
     /* Every rank has its device (or says why not); then rank 0 reads or builds the bodies

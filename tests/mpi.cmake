@@ -53,11 +53,14 @@ gc_add_mpi_test(test_sim_mpi 120)
 # Whole runs of galaxy on 1, 2 and 3 ranks (tests/mpi/test_mpi_runs.sh says what each checks).
 add_executable(compare_bodies mpi/compare_bodies.c)
 target_link_libraries(compare_bodies PRIVATE gc_io)
+# Part fail preloads it into one rank, whose first MPI_Allgatherv then fails.
+add_library(gc_fail_exchange SHARED mpi/fail_exchange.c)
+target_link_libraries(gc_fail_exchange PRIVATE MPI::MPI_C)
 foreach(part agree fail small view)
   add_test(NAME test_mpi_${part}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/test_mpi_runs.sh ${part}
                    $<TARGET_FILE:galaxy> $<TARGET_FILE:compare_bodies> ${GC_HAVE_HDF5}
-                   ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
+                   $<TARGET_FILE:gc_fail_exchange> ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
   set_tests_properties(test_mpi_${part} PROPERTIES
     LABELS mpi TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${GC_MPI_TEST_ENV}")
 endforeach()

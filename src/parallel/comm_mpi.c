@@ -17,11 +17,6 @@
 #define BCAST_CHUNK ((size_t)1 << 30)
 #define HELD_MAX 512
 
-/* Test hook for tests/mpi: GC_TEST_FAIL=R:init makes rank R report a failure at the first
- * status agreement (as a rank without a GPU would); GC_TEST_FAIL=R:exchange makes it fail at
- * its first exchange of positions, out of step with the others (as a device fault would). */
-enum hook { HOOK_NONE, HOOK_INIT, HOOK_EXCHANGE };
-
 struct mpi_ctx {
     MPI_Comm world;       /* our duplicate of MPI_COMM_WORLD: errors return, not abort */
     MPI_Datatype type;    /* element type of the blocking collective under way */
@@ -29,7 +24,6 @@ struct mpi_ctx {
     MPI_Request req;      /* the allgatherv in flight; MPI_REQUEST_NULL when none */
     MPI_Datatype xtype;   /* its element type, counts and offsets (other collectives may */
     int *xcounts, *xdispls; /* run while it is in flight) */
-    enum hook hook;       /* test hook armed on this rank */
     int finalize;         /* 1 = we initialised MPI, so we finalise it */
 };
 
@@ -63,22 +57,11 @@ static enum gc_status describe(int size, const size_t *counts, const size_t *dis
     return check(MPI_Type_commit(type), "MPI_Type_commit");
 }
 
-static enum gc_status hook_exchange(struct mpi_ctx *m)
-{
-    if (m->hook != HOOK_EXCHANGE)
-        return GC_OK;
-    m->hook = HOOK_NONE;
-    gc_log_error("mpi: failing this rank's exchange on purpose (test hook GC_TEST_FAIL)");
-    return GC_ERR_IO;
-}
-
 static enum gc_status mpi_allgatherv(struct gc_comm *c, void *buf, const size_t *counts,
                                      const size_t *displs, size_t elem)
 {
     struct mpi_ctx *m = c->ctx;
-    enum gc_status st = hook_exchange(m);
-    if (st == GC_OK)
-        st = describe(c->size, counts, displs, elem, m->counts, m->displs, &m->type);
+    enum gc_status st = describe(c->size, counts, displs, elem, m->counts, m->displs, &m->type);
     if (st != GC_OK)
         return st;
     st = check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, m->counts, m->displs,
@@ -91,8 +74,8 @@ static enum gc_status mpi_allgatherv_start(struct gc_comm *c, void *buf, const s
                                            const size_t *displs, size_t elem)
 {
     struct mpi_ctx *m = c->ctx;
-    enum gc_status st = hook_exchange(m);
-    if (st == GC_OK && m->req != MPI_REQUEST_NULL) {
+    enum gc_status st = GC_OK;
+    if (m->req != MPI_REQUEST_NULL) {
         gc_log_error("mpi: an exchange is already in flight");
         st = GC_ERR_INVALID;
     }
@@ -157,17 +140,10 @@ static enum gc_status mpi_bcast(struct gc_comm *c, void *buf, size_t bytes, int 
  * which prints it (its own errors it has printed already). */
 static enum gc_status mpi_agree(struct gc_comm *c, enum gc_status mine)
 {
-    struct mpi_ctx *m = c->ctx;
+    const struct mpi_ctx *m = c->ctx;
     int code = (int)mine, first = -1, *all;
     char msg[HELD_MAX] = "";
     enum gc_status st;
-    if (m->hook == HOOK_INIT) {
-        m->hook = HOOK_NONE;
-        if (code == GC_OK) {
-            gc_log_error("failing rank %d on purpose (test hook GC_TEST_FAIL)", c->rank);
-            code = GC_ERR_UNSUPPORTED;
-        }
-    }
     all = malloc((size_t)c->size * sizeof *all);
     if (!all) {
         gc_log_error("mpi: out of memory");
@@ -241,17 +217,6 @@ static const struct gc_comm_iface mpi_iface = {
     .abort = mpi_abort,
     .destroy = mpi_destroy,
 };
-
-static void arm_hook(struct mpi_ctx *m, int rank)
-{
-    const char *v = getenv("GC_TEST_FAIL");
-    char where[16];
-    int r;
-    if (v && sscanf(v, "%d:%15s", &r, where) == 2 && r == rank)
-        m->hook = strcmp(where, "init") == 0       ? HOOK_INIT
-                  : strcmp(where, "exchange") == 0 ? HOOK_EXCHANGE
-                                                   : HOOK_NONE;
-}
 
 /* Rank and size on the host (processes that share memory), the hosts, the library's name
  * and whether it moves GPU memory itself. */
@@ -339,7 +304,6 @@ enum gc_status gc_comm_mpi_create(int *argc, char ***argv, struct gc_comm **out)
         mpi_destroy(c);
         return st;
     }
-    arm_hook(m, c->rank);
     *out = c;
     return GC_OK;
 }

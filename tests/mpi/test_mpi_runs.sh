@@ -2,13 +2,14 @@
 # galaxy under mpiexec on the CPU backend: results that do not depend on the rank count, failures that stop every rank with one message, fewer bodies than ranks.
 # SPDX-License-Identifier: MIT
 #
-# Usage: test_mpi_runs.sh PART GALAXY COMPARE_BODIES HAVE_HDF5 MPIEXEC [MPIEXEC_ARGS...]
+# Usage: test_mpi_runs.sh PART GALAXY COMPARE_BODIES HAVE_HDF5 FAIL_EXCHANGE MPIEXEC [MPIEXEC_ARGS...]
 #   PART: agree (leapfrog and Hermite runs on 1, 2 and 3 ranks), fail (failing ranks),
 #         small (N < K), view (headless frames on 1 and 2 ranks)
+#   FAIL_EXCHANGE: tests/mpi/fail_exchange.c's library (preloaded, it fails one MPI_Allgatherv)
 #   MPIEXEC_ARGS end with the flag that sets the process count (e.g. -n).
 set -u
-part=$1 galaxy=$2 compare=$3 have_hdf5=$4
-shift 4
+part=$1 galaxy=$2 compare=$3 have_hdf5=$4 fail_exchange=$5
+shift 5
 mpi=("$@")
 tmp="${GC_TEST_TMP:-/tmp}/mpi_$part"
 rm -rf "$tmp"
@@ -33,6 +34,55 @@ run() {
     echo $? >"$tmp/$name.rc"
 }
 rc() { cat "$tmp/$1.rc"; }
+
+# Launches with a command line per rank ("mpiexec A : B : C") take the launcher apart, as
+# Open MPI applies -x only to the command line it precedes: its other words, its -x settings
+# (repeated before each command line) and the ranks' preloads (sanitizer builds: the ASan
+# runtime, which must stay first, and a dlclose: tests/mpi.cmake).
+launcher=() per_rank=() preload=
+for ((k = 0; k + 1 < ${#mpi[@]}; k++)); do
+    if [ "${mpi[k]}" = -x ] && [ $((k + 2)) -lt ${#mpi[@]} ]; then
+        k=$((k + 1))
+        case ${mpi[k]} in
+        LD_PRELOAD=*) preload=${mpi[k]#LD_PRELOAD=} ;;
+        *) per_rank+=(-x "${mpi[k]}") ;;
+        esac
+    else
+        launcher+=("${mpi[k]}")
+    fi
+done
+np_flag=${mpi[${#mpi[@]} - 1]}
+
+# ranks NAME [--preload LIB] COMMAND... [: [--preload LIB] COMMAND...]...: one rank per
+# command line, output saved as run() does; LIB is preloaded into that rank only, after the
+# launcher's preloads.
+ranks() {
+    local name=$1 lib= words=() cmd=("${launcher[@]}")
+    shift
+    # Each ":" closes a command line, and so does the end of the list.
+    set -- "$@" :
+    while [ $# -gt 0 ]; do
+        if [ "$1" = --preload ] && [ ${#words[@]} -eq 0 ]; then
+            lib=$2
+            shift 2
+            continue
+        fi
+        if [ "$1" != : ]; then
+            words+=("$1")
+            shift
+            continue
+        fi
+        shift
+        [ "${#cmd[@]}" -gt "${#launcher[@]}" ] && cmd+=(:)
+        cmd+=("${per_rank[@]}")
+        local p=$preload${lib:+${preload:+:}$lib}
+        [ -n "$p" ] && cmd+=(-x "LD_PRELOAD=$p")
+        cmd+=("$np_flag" 1 "${words[@]}")
+        words=() lib=
+    done
+    timeout 120 "${cmd[@]}" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.rc"
+}
 
 # The diagnostics table's rows (step, time, energy, ...), which must agree to the printed
 # precision up to the last digit of the energy (sums over ranks add in another order).
@@ -102,21 +152,27 @@ agree)
         { bad "--profile line missing"; cat "$tmp/prof.out" "$tmp/prof.err"; }
     ;;
 fail)
-    # A rank that fails at start-up (as one without a GPU would): every rank stops, rank 0
-    # prints the one message, the exit status is not 0, and nothing hangs (timeout 120).
-    args=(--model plummer -n 64 --integrator leapfrog --steps 5 "${common[@]}")
-    GC_TEST_FAIL=1:init run 3 init "${args[@]}"
+    # A rank that fails at start-up, as one without a GPU does: rank 1 alone asks for CUDA
+    # device 255, which no machine has; a build or machine without CUDA fails it for that.
+    # Every rank stops, rank 0 prints the one message with rank 1's reason, the exit status
+    # is not 0, and nothing hangs (timeout 120).
+    args=(--model plummer -n 64 --integrator leapfrog --steps 5 --threads 1)
+    ranks init "$galaxy" "${args[@]}" --backend cpu : "$galaxy" "${args[@]}" --backend cuda --device 255 \
+        : "$galaxy" "${args[@]}" --backend cpu
     [ "$(rc init)" -ne 0 ] && [ "$(rc init)" -ne 124 ] && ok "rank 1 failing at start-up: exit $(rc init)" ||
         bad "rank 1 failing at start-up: exit $(rc init) (124 = hung)"
-    [ "$(errors init)" -eq 1 ] && grep -q '^galaxy: error: rank 1: failing rank 1 on purpose' "$tmp/init.err" &&
-        ok "one message, from rank 0, naming rank 1" || { bad "messages:"; cat "$tmp/init.err"; }
+    [ "$(errors init)" -eq 1 ] &&
+        grep -qE "^galaxy: error: rank 1: (backend 'cuda' is not available|cuda backend: (no usable CUDA device|--device 255 is out of range))" "$tmp/init.err" &&
+        ok "one message, from rank 0, naming rank 1 and why" || { bad "messages:"; cat "$tmp/init.err"; }
     [ ! -s "$tmp/init.out" ] && ok "no table printed" || bad "a table was printed"
-    # A rank that fails in the middle of an exchange, the others waiting in it: the job ends
+    # A rank that fails in the middle of an exchange, the others waiting in it: rank 2's
+    # first MPI_Allgatherv (the first exchange of positions) returns an error. The job ends
     # (MPI_Abort), with the failing rank's message, and does not hang.
-    GC_TEST_FAIL=2:exchange run 3 exch "${args[@]}"
+    args+=(--backend cpu)
+    ranks exch "$galaxy" "${args[@]}" : "$galaxy" "${args[@]}" : --preload "$fail_exchange" "$galaxy" "${args[@]}"
     [ "$(rc exch)" -ne 0 ] && [ "$(rc exch)" -ne 124 ] && ok "rank 2 failing mid-run: exit $(rc exch)" ||
         bad "rank 2 failing mid-run: exit $(rc exch) (124 = hung)"
-    [ "$(errors exch)" -eq 1 ] && grep -q "rank 2: mpi: failing this rank's exchange" "$tmp/exch.err" &&
+    [ "$(errors exch)" -eq 1 ] && grep -q "^galaxy: error: rank 2: mpi: MPI_Allgatherv failed: " "$tmp/exch.err" &&
         ok "one message from galaxy, naming rank 2" || { bad "messages:"; cat "$tmp/exch.err"; }
     # An error another rank's backend finds (bodies 1 and 2, on ranks 1 and 2, coincide with
     # softening 0): every rank stops at the same block, rank 0 reports it, no abort.

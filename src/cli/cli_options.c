@@ -1,0 +1,149 @@
+/* The table of command-line options: each option's name, value, range, programs, field and help text. */
+/* SPDX-License-Identifier: MIT */
+#include "cli_table.h"
+
+#include <stddef.h>
+
+#include "bodies.h"
+
+const char *const gc_cli_section_title[GC_SEC_COUNT] = {
+    "Initial conditions", "Physics (N-body units, G = 1; 1 length unit = 3.2 kpc, 1 time unit = 18 Myr)",
+    "Compute", "Modes (default: interactive window)", "Window", "Other"};
+
+#define ALL (GC_PROGRAM_GALAXY | GC_PROGRAM_BENCH)
+#define GALAXY GC_PROGRAM_GALAXY
+#define OFF(field) offsetof(struct gc_options, field)
+
+/* Order = order in --help. */
+const struct gc_cli_option gc_cli_options[] = {
+    {"--data", NULL, "PATH", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(data), 0, 0, NULL, 0, NULL,
+     "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
+     ".gz), or restart from an HDF5 snapshot (every body, as written);\n"
+     "without it the built-in model is used"},
+    {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL,
+     0, NULL, "number of bodies (data: default every body on CUDA, 81920 for the\n"
+     "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
+    {"--halo", NULL, NULL, ALL, GC_SEC_INPUT, GC_OPT_FLAG, OFF(halo_given), 0, 0, NULL, 0, NULL,
+     "include the dark-halo bodies of the data file (the default)"},
+    {"--no-halo", NULL, NULL, ALL, GC_SEC_INPUT, GC_OPT_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,
+     "leave the data file's halos out: disk + bulge only, 49152 bodies of\n"
+     "the Dubinski table, as the original viewer (the disks then disperse)"},
+    {"--model", NULL, "NAME", ALL, GC_SEC_INPUT, GC_OPT_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES,
+     0, NULL, "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
+     "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
+     "16384 on CUDA) or pythagorean (Burrau's three bodies 3, 4, 5)"},
+    {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
+     "random seed of the built-in model (default 1)"},
+    {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
+     "write the initial bodies as a 7-column table and continue"},
+
+    {"--integrator", NULL, "NAME", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.integrator), 0, 0,
+     "leapfrog|hermite4|hermite6", 0, NULL,
+     "leapfrog (default for galaxies: kick-drift-kick, one shared step),\n"
+     "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
+     "Hermite with individual block time steps, in double precision"},
+    {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL,
+     0, NULL, "leapfrog time step (default 0.01 = 0.18 Myr)"},
+    {"--eps", NULL, "EPS", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
+     0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
+     "pythagorean 0; 0 needs a Hermite integrator)"},
+    {"--eta", NULL, "ETA", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.eta), 1e-6, 10, NULL, 0,
+     NULL, "Hermite accuracy parameter of the time-step criterion (default 0.01 for\n"
+     "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
+    {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
+     NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
+     "of --report-every so reports fall on block times)"},
+
+    {"--backend", NULL, "NAME", ALL, GC_SEC_COMPUTE, GC_OPT_CHOICE, OFF(backend), 0, 0,
+     "auto|cpu|cuda", 0, NULL,
+     "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
+    {"--threads", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
+     "CPU threads (default: all cores)"},
+    {"--device", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(device), 0, 255, NULL, 0, NULL,
+     "CUDA device index (default 0; under mpirun, the rank's index among\n"
+     "the ranks on its host: one GPU per rank)"},
+    {"--no-interop", NULL, NULL, GALAXY, GC_SEC_COMPUTE, GC_OPT_FLAG, OFF(no_interop), 0, 0, NULL,
+     0, NULL, "copy positions through host memory instead of CUDA-GL interop"},
+    {"--substeps", NULL, "K|auto", GALAXY, GC_SEC_COMPUTE, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_substeps, "simulation steps per drawn frame (default auto: the window fills\n"
+     "~12 ms of each frame with steps; --headless uses 1 unless given)"},
+
+    {"--steps", NULL, "K", ALL, GC_SEC_MODES, GC_OPT_UINT, OFF(steps), 1, 100000000, NULL, 0, NULL,
+     "run K leapfrog steps without a window and print energy and momentum\n"
+     "(with --benchmark or --compare: steps per timed run)"},
+    {"--t-end", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
+     "run to simulated time T (N-body units) without a window and print energy\n"
+     "and momentum (any integrator)"},
+    {"--report-every", NULL, "X", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(report_every), 1e-12, 1e9,
+     NULL, 0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
+     "units (with --t-end)"},
+    {"--snapshot-every", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_snapshot_every,
+     "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
+     "leapfrog: T a whole number of steps) with --steps, --headless or\n"
+     "the window"},
+    {"--snapshot-dir", NULL, "DIR", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(snapshot_dir), 0, 0,
+     NULL, 0, NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
+    {"--profile", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(params.profile), 0, 0, NULL, 0,
+     NULL, "with --steps or --t-end: time per step split into force, exchange\n"
+     "between ranks and the rest (waits for the device between phases)"},
+    {"--headless", NULL, NULL, GALAXY, GC_SEC_MODES, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_HEADLESS,
+     NULL, "render offscreen (EGL) without a window"},
+    {"--frames", NULL, "K", GALAXY, GC_SEC_MODES, GC_OPT_UINT, OFF(frames), 1, 100000000, NULL, 0,
+     NULL, "with --headless: frames to render (default 300)"},
+    {"--screenshot", NULL, "FILE", GALAXY, GC_SEC_MODES, GC_OPT_STRING, OFF(screenshot), 0, 0,
+     NULL, 0, NULL, "with --headless: save the last frame as PNG"},
+    {"--benchmark", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_BENCHMARK,
+     NULL, "time the simulation step (use -n, --steps, --repeats, --sweep, --json)"},
+    {"--repeats", NULL, "K", ALL, GC_SEC_MODES, GC_OPT_INT, OFF(repeats), 1, 1000, NULL, 0, NULL,
+     "benchmark repeats, median reported (default 5)"},
+    {"--sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(sweep), 0, 0, NULL, 0, NULL,
+     "benchmark over a range of N"},
+    {"--json", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(json), 0, 0, NULL, 0, NULL,
+     "benchmark output as JSON on stdout"},
+    {"--compare", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_COMPARE, NULL,
+     "run the same state on CUDA and CPU, compare with a float64 reference"},
+
+    {"--size", NULL, "WxH", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0, gc_cli_set_size,
+     "window size (default 1280x800)"},
+    {"--fullscreen", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(fullscreen), 0, 0, NULL,
+     0, NULL, "start full screen"},
+    {"--screenshot-after", NULL, "K", GALAXY, GC_SEC_WINDOW, GC_OPT_UINT, OFF(screenshot_after), 1,
+     100000000, NULL, 0, NULL, "save a PNG after K frames (for scripted checks)"},
+    {"--screenshot-dir", NULL, "DIR", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(screenshot_dir), 0,
+     0, NULL, 0, NULL, "folder for screenshots and movies started with 'v' (default: .)"},
+    {"--exposure", NULL, "auto|EV", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_exposure, "brightness: auto (default: metered from each frame) or a fixed\n"
+     "exposure EV, in stops (the HUD shows the metered EV)"},
+    {"--no-bloom", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(no_bloom), 0, 0, NULL, 0,
+     NULL, "no glow around bright regions"},
+    {"--raster", NULL, "auto|gl|cuda", GALAXY, GC_SEC_WINDOW, GC_OPT_CHOICE, OFF(raster), 0, 0,
+     "auto|gl|cuda", 0, NULL,
+     "who draws the bodies, glow and tone map: cuda (kernels on the GPU's\n"
+     "compute units; GL only shows the picture), gl (OpenGL shaders) or auto\n"
+     "(default: cuda with the CUDA backend and interop, else gl)"},
+    {"--record", NULL, "FILE.mp4", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(record), 0, 0, NULL,
+     0, NULL, "record the drawn frames as an H.264 movie (window or --headless;\n"
+     "headless: frame k of the movie is frame k of the run)"},
+    {"--fps", NULL, "K", GALAXY, GC_SEC_WINDOW, GC_OPT_UINT, OFF(fps), 1, 240, NULL, 0, NULL,
+     "movie frame rate (default 60); --headless also times camera moves by it"},
+    {"--paused", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(paused), 0, 0, NULL, 0, NULL,
+     "start paused (space runs); --headless then draws without stepping:\n"
+     "its frames/s measure the drawing alone"},
+    {"--tour", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
+     "scripted camera tour of the encounter, timed by simulated time"},
+    {"--present", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
+     "for talks: full screen, no cursor, only a large title and the time"},
+    {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,
+     "title line of --present"},
+
+    {"--quiet", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
+     "print errors only"},
+    {"--help", "-h", NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL,
+     "this text"},
+    {"--version", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,
+     "version and the backends of this build"},
+    {"--help-man", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_MAN, NULL,
+     NULL},
+};
+const size_t gc_cli_noptions = sizeof gc_cli_options / sizeof gc_cli_options[0];

@@ -1,0 +1,77 @@
+/* What the HDF5 snapshot writer and reader share: the layout's particle types and component names, and how both call libhdf5. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_SNAPSHOT_HDF5_LAYOUT_H
+#define GC_SNAPSHOT_HDF5_LAYOUT_H
+
+/* Private to src/io (snapshot_hdf5_*.c), built only with libhdf5. */
+#include <hdf5.h>
+
+#include "bodies.h"
+
+#define GC_HDF5_NTYPES 6 /* GADGET's particle types 0 (gas) .. 5 (black holes) */
+/* Rows moved per H5Dread/H5Dwrite: bounded buffers whatever N is (~3.6 MiB at float64). */
+#define GC_HDF5_CHUNK ((size_t)65536)
+
+/* The group attribute Component of enum gc_component c (disk 0, bulge 1, halo 2, star 3). */
+static inline const char *component_name(unsigned c)
+{
+    static const char *const name[4] = {"disk", "bulge", "halo", "star"};
+    return name[c];
+}
+
+/* GADGET's types: halo (dark matter) 1, disk 2, bulge 3, stars 4 (a star cluster's bodies
+ * mixed with other components; a set of one component is written as PartType1). */
+static inline int type_of_component(unsigned c)
+{
+    static const int type[4] = {2, 3, 1, 4};
+    return type[c];
+}
+
+static inline unsigned component_of_type(int t)
+{
+    return t == 2 ? GC_DISK : t == 3 ? GC_BULGE : t == 4 ? GC_STAR : GC_HALO;
+}
+
+/* libhdf5 prints its whole error stack on stderr by default; each problem here is reported
+ * once, in our words, so the stack printer is off while we call the library. */
+struct quiet {
+    H5E_auto2_t func;
+    void *data;
+};
+
+static inline void quiet_begin(struct quiet *q)
+{
+    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static inline void quiet_end(const struct quiet *q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
+static inline void close_id(hid_t *id, herr_t (*fn)(hid_t))
+{
+    if (*id >= 0)
+        fn(*id);
+    *id = H5I_INVALID_HID;
+}
+
+/* Moves rows [r0, r0 + k) of a 1-D (cols == 0) or n x cols dataset between file and buf. */
+static inline herr_t rows_io(hid_t d, int write, hid_t mem_type, void *buf, hsize_t r0,
+                             hsize_t k, hsize_t cols)
+{
+    hsize_t start[2] = {r0, 0}, count[2] = {k, cols};
+    hid_t fs = H5Dget_space(d), ms = H5I_INVALID_HID;
+    herr_t e = -1;
+    if (fs >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
+        ms = H5Screate_simple(cols ? 2 : 1, count, NULL);
+    if (ms >= 0)
+        e = write ? H5Dwrite(d, mem_type, ms, fs, H5P_DEFAULT, buf)
+                  : H5Dread(d, mem_type, ms, fs, H5P_DEFAULT, buf);
+    close_id(&ms, H5Sclose);
+    close_id(&fs, H5Sclose);
+    return e;
+}
+
+#endif

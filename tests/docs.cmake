@@ -1,5 +1,5 @@
-# Documentation and packaging tests: the README's set-up commands and option table, --help
-# and the man pages of both programs, and the installed layout.
+# Documentation and packaging tests: the README's set-up commands, the option table of
+# docs/usage.md, --help and the man pages of both programs, and the installed layout.
 add_test(NAME test_help
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/test_help.sh $<TARGET_FILE:galaxy>
                  $<TARGET_FILE:galaxy-bench> ${PROJECT_BINARY_DIR})

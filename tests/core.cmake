@@ -14,3 +14,5 @@ set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)
 # The Hermite GPU force pass's work layout: a plain-C header of kernels/, checked on the host.
 gc_add_test(test_hermite_plan test_hermite_plan.c)
 target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
+# The layers of src/ and kernels/: every include points to a lower layer (tools/layering.sh).
+add_test(NAME test_layering COMMAND bash ${CMAKE_SOURCE_DIR}/tools/layering.sh ${CMAKE_SOURCE_DIR})

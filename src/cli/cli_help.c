@@ -158,7 +158,12 @@ void gc_cli_man(FILE *f, enum gc_program program)
     if (program == GC_PROGRAM_GALAXY)
         fputs(".SH ENVIRONMENT\n.TP\n.B GC_SHADER_DIR\nfolder of the GLSL shaders, instead of "
               "\\fIshaders\\fR next to the binary (build tree) or "
-              "\\fI../share/galaxy/shaders\\fR relative to it (installed).\n",
+              "\\fI../share/galaxy/shaders\\fR relative to it (installed).\n"
+              ".TP\n.B DISPLAY\nthe X display of the window (without one, use "
+              "\\fB\\-\\-headless\\fR or \\fB\\-\\-steps\\fR).\n"
+              ".TP\n.B OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_SIZE, MPI_LOCALNRANKS, PMIX_RANK\n"
+              "read only to tell that an MPI launcher started several copies of a build without "
+              "MPI, which is then refused.\n",
               f);
     fprintf(f, ".SH SEE ALSO\n\\fB%s\\fR(1); README.md in share/doc/galaxy of the installation\n",
             other);

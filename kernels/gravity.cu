@@ -81,7 +81,7 @@ accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
         for (int jj = 0; jj < T; jj++) {
             const float4 q = tile[jj];
             /* With P > 0, every P-th j body takes the FMA-pipe reciprocal square root, so
-             * the MUFU unit (the binding limit, see BENCHMARKS.md) is left 1/P of its work. */
+             * the MUFU unit (the binding limit, docs/perf-log) is left 1/P of its work. */
             const bool soft = P > 0 && jj % (P > 0 ? P : 1) == 0;
             (void)soft;
 #pragma unroll

@@ -8,7 +8,8 @@
 /* The archive suggests dt = 0.1, but with eps = 0.025 that under-resolves orbits in the
  * bulges: measured on the Dubinski table (8192 bodies with halos, CPU backend, t = 0..40 =
  * 720 Myr) the relative energy error reached 7.7e-2 at dt = 0.1, 3.1e-2 at 0.05, 1.3e-3 at
- * 0.02 and 9e-5 at 0.01. dt = 0.01 (0.18 Myr) keeps it near 1e-4 (README, "Accuracy"). */
+ * 0.02 and 9e-5 at 0.01. dt = 0.01 (0.18 Myr) keeps it near 1e-4 (docs/physics.md,
+ * "Accuracy"). */
 #define GC_DEFAULT_DT 0.01f
 /* Usual physical scaling of the table (shared/data/README.md): dt = 0.1 is 1.8 Myr, so one
  * time unit is 18 Myr, one length unit 3.2 kpc. */

@@ -51,7 +51,7 @@ struct gc_integrator_iface {
     const char *step_noun; /* what its counted steps are called: "step", "block step" */
     /* floating-point operations counted per pairwise interaction, for GFLOP/s: 20 for the
      * leapfrog's force (GPU Gems 3), 60 for Hermite 4 (Portegies Zwart et al. 2007), 94 for
-     * Hermite 6 (the 60 plus the snap's 34, BENCHMARKS.md) */
+     * Hermite 6 (the 60 plus the snap's 34, docs/perf-log/hermite-gpu.md) */
     double flops_per_interaction;
     /* The backend holds `bodies` (uploaded) at time 0: first forces, first steps. A scheme
      * with its own state on the backend (Hermite, in double) builds it from them. */

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Layout (N-body units, G = 1; README "Snapshots"):
+/* Layout (N-body units, G = 1; docs/usage.md, "Snapshots"):
  *   /Header attributes: Time (float64), NumPart_ThisFile, NumPart_Total,
  *     NumPart_Total_HighWord (uint32[6], GADGET-2/3 style: N = Total + HighWord << 32),
  *     MassTable (float64[6], all 0: every body's mass is in Masses), NumFilesPerSnapshot

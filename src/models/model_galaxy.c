@@ -33,8 +33,8 @@ static const double spin_b[3] = {-0.44489, -0.76598, -0.46406};
  *   0.0538 gives the sech^2 height z0 = 0.0538 / atanh(1/2) = 0.098; outermost disk
  *   particle at 6.06 = 6.3 h. The table's disk has Q ~ 1.5 at 1.7-2.2 h, rising outwards.
  * - bulge and halo: the table's are not Hernquist spheres (the bulge has a core and a steep
- *   edge, log slopes -0.55 at 0.06 to -4.8 at 0.46). We keep Hernquist profiles, as the
- *   issue asks, and choose a and the truncation radius rt so that the half-mass and
+ *   edge, log slopes -0.55 at 0.06 to -4.8 at 0.46). We keep Hernquist profiles (a live,
+ *   standard model), and choose a and the truncation radius rt so that the half-mass and
  *   90%-mass radii equal the measured ones: bulge 0.248 and 0.483 -> a = 0.271, rt = 0.563;
  *   halo 6.89 and 14.65 -> a = 6.38, rt = 17.63. Enclosed mass, and so the rotation curve
  *   and the tidal field, then follow the table closely: v_c = 1.00-1.01 from r = 1 to 5
@@ -46,7 +46,7 @@ void gc_model_galaxy_params_mw(struct gc_model_galaxy_params *p)
     p->disk_h = 0.963;
     p->disk_z0 = 0.098;
     p->disk_rmax = 6.06;
-    p->disk_q = 1.5; /* issue 5: Toomre Q >= 1.5, the table's minimum */
+    p->disk_q = 1.5; /* Toomre Q >= 1.5, the table's minimum (docs/model.md) */
     p->bulge_mass = 0.430641;
     p->bulge_a = 0.271;
     p->bulge_rt = 0.563;

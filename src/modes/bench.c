@@ -21,7 +21,7 @@
  * median of 5 such repeats is stable to ~1% on a dedicated GPU. */
 #define REPEAT_TARGET_S_CUDA 0.25
 #define REPEAT_TARGET_S_CPU 1.0
-/* Tolerances of --compare. Forces: the issue's bound for float32 with fp64-checked
+/* Tolerances of --compare. Forces: the bound for float32 with fp64-checked
  * summation; positions after a short run (K <= ~100 steps) differ by the force error
  * times dt^2 growth, far below this, while chaotic growth over long runs is not a bug. */
 #define COMPARE_ACC_RMS_TOL 1e-5
@@ -215,7 +215,7 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
 enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies *initial,
                             struct gc_backend *backend)
 {
-    /* --sweep sizes: powers of two, the Dubinski table's 81,920, and the targets. */
+    /* --sweep sizes: powers of two, the Dubinski table's 81,920, and a million bodies. */
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
     static const size_t sweep_cpu[] = {1024, 2048, 4096, 8192, 16384};
     const int device = gc_backend_is_device(backend);

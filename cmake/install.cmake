@@ -18,6 +18,9 @@ install(FILES ${PROJECT_BINARY_DIR}/galaxy.1 ${PROJECT_BINARY_DIR}/galaxy-bench.
   DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The manual and the physics the README links to, at the same relative paths.
+install(FILES ${PROJECT_SOURCE_DIR}/docs/usage.md ${PROJECT_SOURCE_DIR}/docs/physics.md
+  ${PROJECT_SOURCE_DIR}/docs/model.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 # cpack -G DEB: runtime dependencies come from dpkg-shlibdeps (package dpkg-dev, pulled in
 # by build-essential), so they follow whatever libraries this build linked.

@@ -29,7 +29,8 @@ check(p.returncode == 0, "cmake --install --prefix %s (exit %d) %s" % (prefix, p
 shaders = sorted(os.path.basename(f) for f in glob.glob(os.path.join(src, "shaders", "*.vert")) +
                  glob.glob(os.path.join(src, "shaders", "*.frag")))
 want = ["bin/galaxy", "bin/galaxy-bench", "share/man/man1/galaxy.1", "share/man/man1/galaxy-bench.1",
-        "share/doc/galaxy/README.md", "share/doc/galaxy/LICENSE"]
+        "share/doc/galaxy/README.md", "share/doc/galaxy/LICENSE", "share/doc/galaxy/docs/usage.md",
+        "share/doc/galaxy/docs/physics.md"]
 want += ["share/galaxy/shaders/" + s for s in shaders]
 check(len(shaders) >= 2, "the source tree has shaders (%s)" % shaders)
 for f in want:

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "hermite_timeline.h"
+#include "tree_formulas.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +133,61 @@ int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
 /* Per-block partial sums of m_i sum_{j != i} m_j / r_ij (softened) into d_out[0..*blocks). */
 int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                      int *blocks, void *stream);
+
+/* ---- The Barnes-Hut tree (tree.cu) ---- */
+
+/* The tree's control block on the device: written by one launch, read by the next, so the
+ * host queues the whole build without waiting for it. */
+struct gc_cuda_tree_ctl {
+    float frame[4];     /* key frame: the cube's lowest corner and 2^21 / side */
+    int cells, leaves;  /* cells made (may pass the store's size when it overflows), leaves */
+    int overflow;       /* cells left unsplit for want of room */
+    int stack_full;     /* walks that summed a cell directly for want of stack */
+    int gen[GC_TREE_LEVELS + 3];      /* first cell of each generation (gen[0] = the root) */
+    unsigned done[GC_TREE_LEVELS + 3]; /* blocks finished of each generation's split */
+    unsigned long long cell_int, body_int; /* interactions of the latest walk, own bodies */
+};
+
+/* Device arrays and settings of one tree pass, passed to the launchers. Positions and cells
+ * are float4s (x y z w), ranges int2s, given here as plain pointers. */
+struct gc_cuda_tree {
+    int n, cap;         /* bodies; cells the store holds */
+    int i0, i1;         /* this rank's bodies: forces for these only */
+    float theta, eps2;
+    const float *pos;   /* n float4: x y z m, the bodies' order */
+    float *acc;         /* n float4: accelerations out, the bodies' order */
+    unsigned long long *keys[2]; /* n each: the sort's two key buffers */
+    unsigned *idxs[2];  /* n each: the sort's two index buffers */
+    unsigned long long *key; /* after the sort: the sorted keys (one of keys[]) */
+    unsigned *idx;      /* after the sort: body index of each sorted slot */
+    float *spos;        /* n float4: positions in sorted order */
+    float *com, *quad, *misc, *blo, *bhi; /* cap float4 each: centre of mass and mass;
+                         * quadrupole xx yy xy xz; yz, opening radius^2, first, count (int
+                         * bits); the box of the cell's bodies (lo, hi) */
+    int *range;         /* cap int2: the cell's bodies [begin, end) of the sorted order */
+    struct gc_cuda_tree_ctl *ctl;
+};
+
+/* Cells the store should hold for n bodies. */
+size_t gc_cuda_tree_cell_cap(size_t n);
+/* Bytes of the sort's scratch for n bodies (0: the query failed), and of the box pass's. */
+size_t gc_cuda_tree_sort_bytes(int n);
+size_t gc_cuda_tree_scratch_bytes(void);
+/* Box, key frame, fresh control block and root, keys, the CUB radix sort, and the positions
+ * gathered in sorted order; sets T->key and T->idx to the sorted buffers. */
+int gc_cuda_tree_launch_sort(struct gc_cuda_tree *T, void *temp, size_t temp_bytes,
+                             void *scratch, void *stream);
+/* The cells, one generation per launch. */
+int gc_cuda_tree_launch_build(const struct gc_cuda_tree *T, int sm_count, void *stream);
+/* Moments and opening radii, from the last generation up. */
+int gc_cuda_tree_launch_moments(const struct gc_cuda_tree *T, int sm_count, void *stream);
+/* The group walks: accelerations of the range into T->acc, or with phi its potentials
+ * (n floats, the bodies' order, self-pair included). */
+int gc_cuda_tree_launch_walk(const struct gc_cuda_tree *T, float *phi, void *stream);
+/* Partial sums of m_i (phi_i + m_i / eps) over the range into part[0..blocks). */
+int gc_cuda_tree_potential_blocks(void);
+int gc_cuda_tree_launch_potential_sum(const struct gc_cuda_tree *T, const float *phi,
+                                      double *part, void *stream);
 
 /* ---- The picture drawn on the compute units (picture.cu) ---- */
 

@@ -12,23 +12,18 @@
 #include "render_buffer.h"
 #include "bodies.h"
 #include "check.h"
+#include "test_util.h"
 #include "diagnostics.h"
 #include "table.h"
 #include "sim.h"
 
-/* The accuracy bound for the float32 force pass against float64 (norm-wise). */
+/* The accuracy bound for the float32 force pass against float64 (norm-wise). */
 #define FORCE_RMS_TOL 1e-5
 /* Rows of the float64 reference at large N: an even sample keeps the O(N) per row host
  * reference to ~0.3e9 pair evaluations at N = 81,920. */
 #define REF_ROWS 4096
 
 static const double PI = 3.14159265358979323846;
-
-static double urand(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*s >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Plummer sphere (Aarseth, Henon & Wielen 1974) in Henon units (G = M = 1, E = -1/4):
  * virialised, so a leapfrog run of it conserves energy to a known order. */
@@ -85,7 +80,7 @@ static enum gc_status gpu_accel(struct gc_backend *b, const struct gc_bodies *in
     memset(out->vel, 0, in->n * 4 * sizeof(float));
     st = gc_backend_upload(b, out);
     if (st == GC_OK)
-        st = gc_backend_accel(b, &(struct gc_force_params){GC_FORCE_ALLPAIRS, eps2});
+        st = gc_backend_accel(b, ALLPAIRS(eps2));
     if (st == GC_OK)
         st = gc_backend_kick(b, 1.0f);
     for (size_t i = 0; i < 4 * in->n; i++)
@@ -206,7 +201,7 @@ static void test_updates(struct gc_backend *b)
     random_bodies(&in, 5);
     CHECK(gpu_accel(b, &in, eps2, &acc) == GC_OK);
     CHECK(gc_backend_upload(b, &in) == GC_OK);
-    CHECK(gc_backend_accel(b, &(struct gc_force_params){GC_FORCE_ALLPAIRS, eps2}) == GC_OK);
+    CHECK(gc_backend_accel(b, ALLPAIRS(eps2)) == GC_OK);
     CHECK(gc_backend_kick_drift(b, 0.5f * dt, dt) == GC_OK);
     CHECK(gc_backend_kick(b, 0.25f * dt) == GC_OK);
     CHECK(gc_backend_drift(b, -dt) == GC_OK);
@@ -235,7 +230,7 @@ static void test_potential(struct gc_backend *b)
     CHECK(gc_bodies_alloc(&in, 4109) == GC_OK);
     plummer(&in, 3);
     CHECK(gc_backend_upload(b, &in) == GC_OK);
-    CHECK(gc_backend_potential(b, &(struct gc_force_params){GC_FORCE_ALLPAIRS, 0.05f * 0.05f},
+    CHECK(gc_backend_potential(b, ALLPAIRS(0.05f * 0.05f),
                                &w) == GC_OK);
     ref = gc_diagnostics_potential(&in, 0.05f);
     printf("potential N = 4109: gpu %.10f, float64 host %.10f, relative %.2e\n", w, ref,

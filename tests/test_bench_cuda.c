@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "bodies.h"
 #include "check.h"
+#include "test_util.h"
 #include "cli.h"
 #include "model_galaxy.h"
 
@@ -83,7 +84,7 @@ int main(void)
         return CHECK_DONE();
 
     /* The kernel alone is the product's force pass: the same bits as accel. */
-    CHECK(gc_backend_accelerations(b, &bodies, &(struct gc_force_params){GC_FORCE_ALLPAIRS, EPS2},
+    CHECK(gc_backend_accelerations(b, &bodies, ALLPAIRS(EPS2),
                                    &acc) == GC_OK);
     kernel_accelerations(b, &bodies, 0, &kern);
     CHECK(memcmp(acc.vel, kern.vel, N * 4 * sizeof(float)) == 0);

@@ -41,7 +41,7 @@ static void backend_accel(struct gc_backend *be, const struct gc_bodies *b, floa
 {
     struct gc_bodies out;
     gc_bodies_alloc(&out, b->n);
-    CHECK(gc_backend_accelerations(be, b, &(struct gc_force_params){GC_FORCE_ALLPAIRS, eps * eps},
+    CHECK(gc_backend_accelerations(be, b, ALLPAIRS(eps * eps),
                                    &out) == GC_OK);
     for (size_t i = 0; i < b->n; i++)
         for (int k = 0; k < 3; k++)
@@ -244,7 +244,7 @@ static void test_potential(struct gc_backend *be)
     double w_dev = 0, w_ref;
     CHECK(random_ball(&b, 2000, 1.5, 0.0, 5));
     CHECK(gc_backend_upload(be, &b) == GC_OK);
-    CHECK(gc_backend_potential(be, &(struct gc_force_params){GC_FORCE_ALLPAIRS, 0.025f * 0.025f},
+    CHECK(gc_backend_potential(be, ALLPAIRS(0.025f * 0.025f),
                                &w_dev) == GC_OK);
     w_ref = gc_diagnostics_potential(&b, 0.025f);
     CHECK(w_ref < 0);

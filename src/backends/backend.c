@@ -7,6 +7,7 @@
 #include "backend_bench.h"
 #include "backend_hermite.h"
 #include "backend_picture.h"
+#include "backend_tree.h"
 #include "log.h"
 
 const char *gc_backend_available(void)
@@ -229,6 +230,11 @@ const void *gc_backend_lookup(const struct gc_backend *b, enum gc_backend_table 
 const struct gc_backend_bench *gc_backend_bench(const struct gc_backend *b)
 {
     return gc_backend_lookup(b, GC_TABLE_BENCH);
+}
+
+const struct gc_backend_tree *gc_backend_tree(const struct gc_backend *b)
+{
+    return gc_backend_lookup(b, GC_TABLE_TREE);
 }
 
 /* ---- the Hermite table ---- */

@@ -20,6 +20,7 @@ struct gc_render_buffer; /* render_buffer.h: where export writes positions for d
  * backend, plus a kernel file for a GPU); the force layer (src/force) chooses one. */
 enum gc_force_method {
     GC_FORCE_ALLPAIRS = 0, /* every pair, exact to float rounding: O(N^2) */
+    GC_FORCE_TREE,         /* Barnes-Hut octree with quadrupoles (tree_formulas.h): O(N log N) */
     GC_FORCE_METHODS
 };
 
@@ -27,6 +28,7 @@ enum gc_force_method {
 struct gc_force_params {
     enum gc_force_method method;
     float eps2;  /* Plummer softening squared, > 0 */
+    float theta; /* tree: opening angle (tree_formulas.h); unused by all-pairs */
 };
 
 /* Capability bits of a backend (gc_backend_iface.caps). */
@@ -78,9 +80,9 @@ struct gc_backend_iface {
 };
 
 /* The tables beyond compute, each in its own header, reached through gc_backend_hermite
- * (backend_hermite.h), gc_backend_picture (backend_picture.h) and gc_backend_bench
- * (backend_bench.h). */
-enum gc_backend_table { GC_TABLE_HERMITE, GC_TABLE_PICTURE, GC_TABLE_BENCH };
+ * (backend_hermite.h), gc_backend_picture (backend_picture.h), gc_backend_bench
+ * (backend_bench.h) and gc_backend_tree (backend_tree.h). */
+enum gc_backend_table { GC_TABLE_HERMITE, GC_TABLE_PICTURE, GC_TABLE_BENCH, GC_TABLE_TREE };
 
 struct gc_backend {
     const struct gc_backend_iface *iface;

@@ -10,6 +10,7 @@
 #endif
 
 #include "backend_cpu.h"
+#include "backend_tree.h"
 #include "render_buffer.h"
 #include "log.h"
 
@@ -88,6 +89,7 @@ static enum gc_status cpu_download(struct gc_backend *b, struct gc_bodies *dst)
 /* The force methods of this backend, one file each (backend_cpu_<method>.c). */
 static const struct cpu_force_method *const methods[GC_FORCE_METHODS] = {
     [GC_FORCE_ALLPAIRS] = &gc_cpu_allpairs,
+    [GC_FORCE_TREE] = &gc_cpu_tree,
 };
 
 static enum gc_status cpu_accel(struct gc_backend *b, const struct gc_force_params *fp)
@@ -211,16 +213,28 @@ static void cpu_destroy(struct gc_backend *b)
         return;
     if (b->ctx) {
         gc_cpu_hermite_free(b->ctx);
+        gc_cpu_tree_free(b->ctx);
         free_arrays(b->ctx);
         free(b->ctx);
     }
     free(b);
 }
 
+static enum gc_status cpu_tree_stats(struct gc_backend *b, struct gc_tree_stats *out)
+{
+    return gc_cpu_tree_stats(b->ctx, out);
+}
+
+static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats};
+
 static const void *cpu_lookup(const struct gc_backend *b, int table)
 {
     (void)b;
-    return table == GC_TABLE_HERMITE ? &gc_cpu_hermite_table : NULL;
+    switch (table) {
+    case GC_TABLE_HERMITE: return &gc_cpu_hermite_table;
+    case GC_TABLE_TREE: return &cpu_tree_table;
+    default: return NULL;
+    }
 }
 
 static const struct gc_backend_iface cpu_iface = {

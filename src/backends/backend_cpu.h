@@ -10,6 +10,8 @@
 #include "backend_hermite.h"
 
 struct cpu_hermite;
+struct cpu_tree;
+struct gc_tree_stats;
 
 /* Structure-of-arrays copies of the bodies: unit-stride float arrays let the compiler
  * vectorise the inner j loop (8 pairs per AVX instruction). In Hermite runs the float
@@ -23,6 +25,7 @@ struct cpu_ctx {
     int threads;        /* OpenMP threads; 0 = runtime default */
     char device[96];    /* "CPU (N threads)" */
     struct cpu_hermite *h; /* Hermite state; NULL until hermite_init */
+    struct cpu_tree *tree; /* the tree method's arrays; NULL until its first pass */
 };
 
 int gc_cpu_threads(const struct cpu_ctx *c);
@@ -34,6 +37,10 @@ struct cpu_force_method {
     enum gc_status (*potential)(struct cpu_ctx *c, const struct gc_force_params *fp, double *w);
 };
 extern const struct cpu_force_method gc_cpu_allpairs; /* backend_cpu_allpairs.c */
+extern const struct cpu_force_method gc_cpu_tree;     /* backend_cpu_tree.c */
+/* The tree's figures of its latest pass (backend_tree.h), and its arrays freed. */
+enum gc_status gc_cpu_tree_stats(const struct cpu_ctx *c, struct gc_tree_stats *out);
+void gc_cpu_tree_free(struct cpu_ctx *c);
 
 /* The Hermite table (backend_cpu_hermite.c) and what the compute table needs of its state. */
 extern const struct gc_backend_hermite gc_cpu_hermite_table;

@@ -15,11 +15,13 @@
 #include "backend_bench.h"
 #include "backend_cuda.h"
 #include "backend_cuda_ctx.h"
+#include "backend_tree.h"
 #include "render_buffer.h"
 
 /* The force methods of this backend, one file each (backend_cuda_<method>.c). */
 static const struct cuda_force_method *const methods[GC_FORCE_METHODS] = {
     [GC_FORCE_ALLPAIRS] = &gc_cuda_allpairs,
+    [GC_FORCE_TREE] = &gc_cuda_tree,
 };
 
 static void free_device(struct cuda_ctx *c)
@@ -381,6 +383,13 @@ static const struct gc_backend_bench cuda_bench = {
     .plan = bench_plan,
 };
 
+static enum gc_status tree_stats(struct gc_backend *b, struct gc_tree_stats *out)
+{
+    return gc_cuda_tree_stats(b->ctx, out);
+}
+
+static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats};
+
 static const void *cuda_lookup(const struct gc_backend *b, int table)
 {
     (void)b;
@@ -388,6 +397,7 @@ static const void *cuda_lookup(const struct gc_backend *b, int table)
     case GC_TABLE_HERMITE: return &gc_cuda_hermite_table;
     case GC_TABLE_PICTURE: return &gc_cuda_picture_table;
     case GC_TABLE_BENCH: return &cuda_bench;
+    case GC_TABLE_TREE: return &cuda_tree_table;
     default: return NULL;
     }
 }

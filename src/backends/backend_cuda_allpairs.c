@@ -101,7 +101,7 @@ static enum gc_status allpairs_potential(struct cuda_ctx *c, const struct gc_for
 
 enum gc_status gc_cuda_allpairs_kernel(struct cuda_ctx *c, float eps2, int reference)
 {
-    struct gc_force_params fp = {GC_FORCE_ALLPAIRS, eps2};
+    struct gc_force_params fp = {.method = GC_FORCE_ALLPAIRS, .eps2 = eps2};
     if (!reference)
         return allpairs_accel(c, &fp);
     GC_CUDA_TRY(gc_cuda_launch_accel_reference(c->d_pos, c->d_acc, c->n, eps2, c->stream));

@@ -24,6 +24,8 @@
     } while (0)
 
 struct cuda_allpairs;
+struct cuda_tree;
+struct gc_tree_stats;
 struct cuda_hermite;
 struct cuda_picture;
 
@@ -38,6 +40,7 @@ struct cuda_ctx {
     size_t i0, i1;                /* this rank's bodies (set_range); [0, n) by default */
     char name[256];               /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
     struct cuda_allpairs *allpairs; /* all-pairs method state; NULL before the first upload */
+    struct cuda_tree *tree;       /* tree method state; NULL until its first pass */
     /* Present in every build so that each file of this backend sees one layout. */
     cudaGraphicsResource_t res[2]; /* registered position / velocity VBOs; NULL = none */
     unsigned vbo[2];               /* the GL names they were registered from */
@@ -59,6 +62,9 @@ struct cuda_force_method {
     void (*free)(struct cuda_ctx *c);
 };
 extern const struct cuda_force_method gc_cuda_allpairs; /* backend_cuda_allpairs.c */
+extern const struct cuda_force_method gc_cuda_tree;     /* backend_cuda_tree.c */
+/* The tree's figures of its latest finished pass (backend_tree.h). */
+enum gc_status gc_cuda_tree_stats(struct cuda_ctx *c, struct gc_tree_stats *out);
 /* The all-pairs kernel alone, or the classic reference, and the plan (benchmark table). */
 enum gc_status gc_cuda_allpairs_kernel(struct cuda_ctx *c, float eps2, int reference);
 const char *gc_cuda_allpairs_plan(const struct cuda_ctx *c);

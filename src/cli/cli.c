@@ -286,6 +286,14 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
+    if (o->params.force && strcmp(o->params.force, "auto") != 0 &&
+        strcmp(o->params.force, "allpairs") != 0 &&
+        gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_EXACT_FORCES)) {
+        gc_log_error("--force %s approximates gravity; %s is a collisional scheme and needs "
+                     "exact forces: use --force allpairs (or auto)", o->params.force,
+                     o->params.integrator);
+        return GC_ERR_INVALID;
+    }
     if (o->params.profile && o->mode != GC_MODE_STEPS) {
         gc_log_error("--profile only applies with --steps or --t-end");
         return GC_ERR_INVALID;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 
 #include "bodies.h"
+#include "force.h"
+#include "tree_formulas.h"
 
 const char *const gc_cli_section_title[GC_SEC_COUNT] = {
     "Initial conditions", "Physics (N-body units, G = 1; 1 length unit = 3.2 kpc, 1 time unit = 18 Myr)",
@@ -53,6 +55,16 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
      NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
      "of --report-every so reports fall on block times)"},
+    {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
+     GC_FORCE_METHOD_NAMES, 0, NULL,
+     "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"
+     "quadrupoles, for millions of bodies) or auto (default: the tree above\n"
+     "262144 bodies with the leapfrog, all pairs otherwise; Hermite always\n"
+     "uses all pairs)"},
+    {"--theta", NULL, "T", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.theta), GC_TREE_THETA_MIN,
+     GC_TREE_THETA_MAX, NULL, 0, NULL,
+     "tree opening angle (default 0.6): smaller is more accurate and slower;\n"
+     "see the error against theta in docs/physics.md"},
 
     {"--backend", NULL, "NAME", ALL, GC_SEC_COMPUTE, GC_OPT_CHOICE, OFF(backend), 0, 0,
      "auto|cpu|cuda", 0, NULL,

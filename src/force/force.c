@@ -27,6 +27,7 @@ static double mark(struct gc_force *f)
 
 static const char *const method_names[GC_FORCE_METHODS] = {
     [GC_FORCE_ALLPAIRS] = "allpairs",
+    [GC_FORCE_TREE] = "tree",
 };
 
 const char *gc_force_method_name(enum gc_force_method m)
@@ -38,10 +39,9 @@ enum gc_status gc_force_method_choose(const char *request, size_t n,
                                       const struct gc_backend *backend,
                                       enum gc_force_method *out)
 {
-    (void)n;
     (void)backend;
     if (!request || strcmp(request, "auto") == 0) {
-        *out = GC_FORCE_ALLPAIRS; /* the only method yet: exact at every N */
+        *out = n > GC_FORCE_AUTO_TREE_N ? GC_FORCE_TREE : GC_FORCE_ALLPAIRS;
         return GC_OK;
     }
     for (int m = 0; m < GC_FORCE_METHODS; m++)
@@ -54,12 +54,14 @@ enum gc_status gc_force_method_choose(const char *request, size_t n,
 }
 
 enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
-                             struct gc_comm *comm, size_t n, enum gc_force_method method)
+                             struct gc_comm *comm, size_t n, enum gc_force_method method,
+                             float theta)
 {
     const int size = comm->size;
     memset(f, 0, sizeof *f);
     f->backend = backend;
     f->method = method;
+    f->theta = theta;
     f->comm = comm;
     f->n = n;
     gc_comm_range(n, size, comm->rank, &f->i0, &f->i1);
@@ -125,14 +127,21 @@ static enum gc_status exchange_positions(struct gc_force *f)
 
 enum gc_status gc_force_accel(struct gc_force *f, float eps2)
 {
-    const struct gc_force_params fp = {f->method, eps2};
+    const struct gc_force_params fp = {.method = f->method, .eps2 = eps2, .theta = f->theta};
     const double t0 = mark(f);
     enum gc_status st = exchange_positions(f);
     const double t1 = mark(f);
     if (st == GC_OK)
         st = gc_backend_accel(f->backend, &fp);
-    if (st == GC_OK)
+    /* All pairs: N^2 each pass. The tree counts its own, read back a pass late on a device
+     * (gc_force_tree_stats): each pass is charged the latest count measured. */
+    if (st == GC_OK && f->method == GC_FORCE_ALLPAIRS) {
         f->interactions += (double)f->n * (double)f->n;
+    } else if (st == GC_OK) {
+        struct gc_tree_stats ts;
+        if (gc_force_tree_stats(f, &ts) == GC_OK && ts.valid)
+            f->interactions += (double)f->n * (ts.cell_interactions + ts.body_interactions);
+    }
     if (f->profile) {
         const double t2 = mark(f);
         f->times.exchange_s += t1 - t0;
@@ -287,9 +296,32 @@ enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *
     return st;
 }
 
+enum gc_status gc_force_tree_stats(struct gc_force *f, struct gc_tree_stats *out)
+{
+    const struct gc_backend_tree *t = gc_backend_tree(f->backend);
+    memset(out, 0, sizeof *out);
+    return f->method == GC_FORCE_TREE && t ? t->stats(f->backend, out) : GC_OK;
+}
+
+/* Diagnostics want the potential energy of the bodies, not that of the force model: all
+ * pairs, exact, wherever that takes at most about a second (a device up to 2^20 bodies, the
+ * host up to 2^16); above, the tree's own (gc_force_potential_exact says which). */
+#define EXACT_POTENTIAL_DEVICE_N ((size_t)1 << 20)
+#define EXACT_POTENTIAL_HOST_N ((size_t)1 << 16)
+
+int gc_force_potential_exact(const struct gc_force *f)
+{
+    const size_t cap = gc_backend_is_device(f->backend) ? EXACT_POTENTIAL_DEVICE_N
+                                                        : EXACT_POTENTIAL_HOST_N;
+    return f->method == GC_FORCE_ALLPAIRS || f->n <= cap;
+}
+
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w)
 {
-    const struct gc_force_params fp = {f->method, eps2};
+    const struct gc_force_params fp = {
+        .method = gc_force_potential_exact(f) ? GC_FORCE_ALLPAIRS : f->method,
+        .eps2 = eps2,
+        .theta = f->theta};
     enum gc_status st = gc_backend_potential(f->backend, &fp, w);
     if (st == GC_OK)
         st = gc_comm_allreduce_sum(f->comm, w, 1);

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "backend_hermite.h"
+#include "backend_tree.h"
 #include "comm.h"
 #include "status.h"
 
@@ -39,13 +40,14 @@ struct gc_force_rank_head {
 struct gc_force {
     struct gc_backend *backend; /* not owned; holds all n bodies */
     enum gc_force_method method; /* how accelerations are computed (gc_force_method_choose) */
+    float theta;                /* tree: opening angle */
     struct gc_comm *comm;       /* not owned */
     size_t n;                   /* bodies */
     size_t i0, i1;              /* this rank's bodies */
     size_t *counts, *displs;    /* per rank: bodies owned and first index (allgatherv) */
     float *h_pos;               /* n float4 staging for the position exchange; NULL on 1 rank */
-    double interactions;        /* pairwise interactions of all ranks together since init
-                                 * (counted locally: every rank knows the whole work) */
+    double interactions;        /* all pairs: pairwise interactions of all ranks together since
+                                 * init (counted locally: every rank knows the whole work) */
     /* Hermite over several ranks (allocated at the first exchange) */
     struct gc_hermite_record *h_rec;   /* n records: every rank's block, in rank order */
     struct gc_force_rank_head *heads;  /* size entries */
@@ -58,8 +60,12 @@ struct gc_force {
 
 /* ---- the force method: the one place where it is chosen ---- */
 
-/* Names of the methods a user may ask for, "auto" first ("auto|allpairs"). */
-#define GC_FORCE_METHOD_NAMES "auto|allpairs"
+/* Names of the methods a user may ask for, "auto" first. */
+#define GC_FORCE_METHOD_NAMES "auto|allpairs|tree"
+/* "auto" takes the tree above this many bodies: there it is faster than all pairs on every
+ * backend and within the accuracy targets at the default opening angle (measured on the
+ * H100: BENCHMARKS.md, "Tree"); at and below it all pairs stay exact. */
+#define GC_FORCE_AUTO_TREE_N 262144
 /* The method `request` names ("auto" or NULL: the best for n bodies on this backend) into
  * *out; GC_ERR_INVALID (logged, with the names) for an unknown one. */
 enum gc_status gc_force_method_choose(const char *request, size_t n,
@@ -69,9 +75,11 @@ enum gc_status gc_force_method_choose(const char *request, size_t n,
 const char *gc_force_method_name(enum gc_force_method m);
 
 /* Splits n bodies over the ranks of comm and restricts the backend to this rank's share;
- * forces use `method`. The backend must already hold the same n bodies on every rank. */
+ * forces use `method` (theta: the tree's opening angle). The backend must already hold the
+ * same n bodies on every rank. */
 enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
-                             struct gc_comm *comm, size_t n, enum gc_force_method method);
+                             struct gc_comm *comm, size_t n, enum gc_force_method method,
+                             float theta);
 void gc_force_free(struct gc_force *f);
 
 /* Shares this rank's positions with the others, then a_i for every own body i (softened,
@@ -100,8 +108,14 @@ int gc_force_loop_on_backend(const struct gc_force *f);
 enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
                                void *ctx, const int *due);
 
-/* Softened potential energy of all bodies, summed over ranks (every rank gets it). */
+/* The tree method's figures of its latest pass on this rank (backend_tree.h); valid = 0 with
+ * another method or a backend without them. */
+enum gc_status gc_force_tree_stats(struct gc_force *f, struct gc_tree_stats *out);
+
+/* Softened potential energy of all bodies, summed over ranks (every rank gets it): exact
+ * (all pairs) when gc_force_potential_exact, else the force method's approximation. */
 enum gc_status gc_force_potential(struct gc_force *f, float eps2, double *w);
+int gc_force_potential_exact(const struct gc_force *f);
 
 /* Profiling of the phases on (1) or off (0, the default); turning it on zeroes the times. */
 void gc_force_set_profile(struct gc_force *f, int on);

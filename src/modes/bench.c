@@ -273,7 +273,7 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
     const size_t rows = n < COMPARE_REF_ROWS ? n : COMPARE_REF_ROWS;
     const unsigned steps = opt->steps ? opt->steps : 10;
     const float eps2 = opt->params.eps * opt->params.eps;
-    const struct gc_force_params fp = {GC_FORCE_ALLPAIRS, eps2};
+    const struct gc_force_params fp = {.method = GC_FORCE_ALLPAIRS, .eps2 = eps2};
     double *ref = NULL, pos_rms = 0.0, pos_max = 0.0;
     enum gc_status st = GC_OK;
 

@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "render_buffer.h"
+#include "tree_formulas.h"
 #include "sim_ranks.h"
 
 void gc_sim_params_default(struct gc_sim_params *p)
@@ -14,6 +15,7 @@ void gc_sim_params_default(struct gc_sim_params *p)
     memset(p, 0, sizeof *p);
     p->integrator = GC_DEFAULT_INTEGRATOR;
     p->force = "auto";
+    p->theta = GC_TREE_DEFAULT_THETA;
     p->dt = GC_DEFAULT_DT;
     p->eps = GC_DEFAULT_EPS;
 }
@@ -29,6 +31,11 @@ enum gc_status gc_sim_params_check(const struct gc_sim_params *p)
         return GC_ERR_INVALID;
     }
     zero_eps = gc_integrator_has(scheme, GC_INTEGRATOR_ZERO_SOFTENING);
+    if (p->theta != 0.0f && !(p->theta >= GC_TREE_THETA_MIN && p->theta <= GC_TREE_THETA_MAX)) {
+        gc_log_error("opening angle theta = %g is out of range (%g to %g)", p->theta,
+                     GC_TREE_THETA_MIN, GC_TREE_THETA_MAX);
+        return GC_ERR_INVALID;
+    }
     if (!isfinite(p->dt) || p->dt == 0.0f || fabsf(p->dt) > GC_DT_MAX) {
         gc_log_error("time step dt = %g is out of range (non-zero, |dt| <= %g)", p->dt,
                      GC_DT_MAX);
@@ -92,7 +99,7 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
     s->integrator = NULL;
     gc_force_free(&s->force);
     if (st == GC_OK)
-        st = gc_force_init(&s->force, s->backend, s->comm, bodies->n, method);
+        st = gc_force_init(&s->force, s->backend, s->comm, bodies->n, method, s->p.theta);
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
     /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
@@ -126,6 +133,8 @@ enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct 
     s->p = *p;
     if (!s->p.integrator)
         s->p.integrator = GC_DEFAULT_INTEGRATOR;
+    if (s->p.theta == 0.0f)
+        s->p.theta = GC_TREE_DEFAULT_THETA;
     s->backend = backend;
     s->comm = comm ? comm : gc_comm_single();
     st = choose_force(s, bodies->n);
@@ -326,6 +335,11 @@ const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s)
 enum gc_force_method gc_sim_force_method(const struct gc_sim *s)
 {
     return s->force.method;
+}
+
+enum gc_status gc_sim_tree_stats(struct gc_sim *s, struct gc_tree_stats *out)
+{
+    return gc_force_tree_stats(&s->force, out);
 }
 
 struct gc_backend *gc_sim_backend(const struct gc_sim *s)

@@ -30,6 +30,7 @@ struct gc_sim_params {
     const char *integrator; /* "leapfrog" (default), "hermite4", "hermite6" */
     const char *force;      /* force method: "auto" (default, NULL too) or one of
                              * GC_FORCE_METHOD_NAMES (force.h) */
+    float theta;            /* tree opening angle; 0 = GC_TREE_DEFAULT_THETA */
     float dt;   /* leapfrog step, N-body units; default GC_DEFAULT_DT; negative runs backwards */
     float eps;  /* Plummer softening length, N-body units; default GC_DEFAULT_EPS */
     double eta;    /* Hermite accuracy parameter; 0 = the scheme's default */
@@ -125,6 +126,8 @@ const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
 const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
 /* The force method chosen for this run. */
 enum gc_force_method gc_sim_force_method(const struct gc_sim *s);
+/* The tree method's figures of its latest pass (valid = 0 with all pairs). */
+enum gc_status gc_sim_tree_stats(struct gc_sim *s, struct gc_tree_stats *out);
 struct gc_backend *gc_sim_backend(const struct gc_sim *s);
 /* Ranks the simulation runs on (1 without MPI). */
 int gc_sim_ranks(const struct gc_sim *s);

@@ -13,8 +13,8 @@ struct command {
     int32_t op;         /* enum gc_sim_op */
     int32_t profile;    /* INIT: params.profile */
     double arg;         /* ADVANCE: time; SET_DT: dt */
-    double dt, eps, eta, dt_max, fixed_dt; /* INIT: the parameters (dt and eps are floats,
-                                            * exact in double) */
+    double dt, eps, eta, dt_max, fixed_dt, theta; /* INIT: the parameters (dt, eps and theta
+                                                   * are floats, exact in double) */
     char integrator[24]; /* INIT: scheme name */
     char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
                           * uses the same one, whatever its own backend would pick) */
@@ -47,6 +47,7 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         cmd.eta = s->p.eta;
         cmd.dt_max = s->p.dt_max;
         cmd.fixed_dt = s->p.fixed_dt;
+        cmd.theta = s->p.theta;
         snprintf(cmd.integrator, sizeof cmd.integrator, "%s", s->p.integrator);
         snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
     }
@@ -119,6 +120,7 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     p.eta = cmd->eta;
     p.dt_max = cmd->dt_max;
     p.fixed_dt = cmd->fixed_dt;
+    p.theta = (float)cmd->theta;
     p.profile = cmd->profile;
     st = gc_sim_init(&fl->sim, backend, comm, &b, &p);
     /* A follower that failed alone has marked the communicator broken; a failure all ranks

@@ -1,0 +1,619 @@
+/* The Barnes-Hut tree on the GPU: box and Morton keys, CUB radix sort, cells split generation by generation, moments bottom up, and the group walk with its interaction lists in shared memory. */
+/* SPDX-License-Identifier: MIT */
+/* Every step builds the tree afresh with no host round trip: each launch reads what the
+ * previous one left in the control block (how many cells each generation has), so the
+ * host queues a fixed sequence of launches. The formulas (keys, moments, opening radius,
+ * interactions) are tree_formulas.h's, the CPU backend's too. */
+#include <cuda_runtime.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
+
+#include "gc_kernels.h"
+#include "tree_formulas.h"
+
+#define TT 256           /* threads of the build kernels */
+#define BOX_BLOCKS 256   /* partial boxes of the first reduction pass */
+#define WALK_WARPS 4     /* warps (groups) per walk block */
+#define STACK 2048       /* cells a warp's walk may have pending (shared memory) */
+#define FULL 0xffffffffu
+
+static_assert(GC_TREE_GROUP == 32, "the walk gives each lane of a warp one body of a group");
+
+/* The launchers' struct with its arrays typed for the kernels. */
+struct tree_view {
+    int n, cap, i0, i1;
+    float theta, eps2;
+    const float4 *pos;
+    float4 *acc;
+    const unsigned long long *key;
+    const unsigned *idx;
+    float4 *spos, *com, *quad, *misc, *blo, *bhi;
+    int2 *range;
+    gc_cuda_tree_ctl *ctl;
+};
+
+static tree_view view_of(const gc_cuda_tree *T)
+{
+    tree_view v;
+    v.n = T->n;
+    v.cap = T->cap;
+    v.i0 = T->i0;
+    v.i1 = T->i1;
+    v.theta = T->theta;
+    v.eps2 = T->eps2;
+    v.pos = (const float4 *)T->pos;
+    v.acc = (float4 *)T->acc;
+    v.key = T->key;
+    v.idx = T->idx;
+    v.spos = (float4 *)T->spos;
+    v.com = (float4 *)T->com;
+    v.quad = (float4 *)T->quad;
+    v.misc = (float4 *)T->misc;
+    v.blo = (float4 *)T->blo;
+    v.bhi = (float4 *)T->bhi;
+    v.range = (int2 *)T->range;
+    v.ctl = T->ctl;
+    return v;
+}
+
+/* ---- box, keys, gather ---- */
+
+struct box6 {
+    float lo[3], hi[3];
+};
+
+struct box_merge {
+    __device__ __forceinline__ box6 operator()(const box6 &a, const box6 &b) const
+    {
+        box6 r;
+        for (int k = 0; k < 3; k++) {
+            r.lo[k] = fminf(a.lo[k], b.lo[k]);
+            r.hi[k] = fmaxf(a.hi[k], b.hi[k]);
+        }
+        return r;
+    }
+};
+
+static __device__ __forceinline__ box6 empty_box()
+{
+    box6 b;
+    for (int k = 0; k < 3; k++) {
+        b.lo[k] = INFINITY;
+        b.hi[k] = -INFINITY;
+    }
+    return b;
+}
+
+/* Each block's box of the bodies it strides over (min and max are exact in any order). */
+static __global__ void __launch_bounds__(TT) t_box(const float4 *__restrict__ pos, int n,
+                                                   box6 *__restrict__ part)
+{
+    typedef cub::BlockReduce<box6, TT> reduce;
+    __shared__ typename reduce::TempStorage tmp;
+    box6 b = empty_box();
+    for (int i = blockIdx.x * TT + threadIdx.x; i < n; i += gridDim.x * TT) {
+        const float4 p = pos[i];
+        b.lo[0] = fminf(b.lo[0], p.x);
+        b.lo[1] = fminf(b.lo[1], p.y);
+        b.lo[2] = fminf(b.lo[2], p.z);
+        b.hi[0] = fmaxf(b.hi[0], p.x);
+        b.hi[1] = fmaxf(b.hi[1], p.y);
+        b.hi[2] = fmaxf(b.hi[2], p.z);
+    }
+    b = reduce(tmp).Reduce(b, box_merge());
+    if (threadIdx.x == 0)
+        part[blockIdx.x] = b;
+}
+
+/* The partial boxes into the key frame, and a fresh control block with the root cell. */
+static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
+                                                     const box6 *__restrict__ part)
+{
+    typedef cub::BlockReduce<box6, TT> reduce;
+    __shared__ typename reduce::TempStorage tmp;
+    box6 b = empty_box();
+    for (int k = threadIdx.x; k < BOX_BLOCKS; k += TT)
+        b = box_merge()(b, part[k]);
+    b = reduce(tmp).Reduce(b, box_merge());
+    if (threadIdx.x == 0) {
+        gc_cuda_tree_ctl *c = T.ctl;
+        float origin[3], scale;
+        gc_tree_frame(b.lo, b.hi, origin, &scale);
+        for (int k = 0; k < 3; k++)
+            c->frame[k] = origin[k];
+        c->frame[3] = scale;
+        c->cells = 1;
+        c->leaves = 0;
+        c->overflow = 0;
+        c->stack_full = 0;
+        c->cell_int = 0;
+        c->body_int = 0;
+        for (int g = 0; g <= GC_TREE_LEVELS + 2; g++) {
+            c->gen[g] = g == 0 ? 0 : 1;
+            c->done[g] = 0;
+        }
+        T.range[0] = make_int2(0, T.n);
+    }
+}
+
+static __global__ void __launch_bounds__(TT) t_keys(tree_view T,
+                                                    unsigned long long *__restrict__ key,
+                                                    unsigned *__restrict__ idx)
+{
+    const int i = blockIdx.x * TT + threadIdx.x;
+    if (i >= T.n)
+        return;
+    const float4 p = T.pos[i];
+    const float *f = T.ctl->frame;
+    const float origin[3] = {f[0], f[1], f[2]};
+    key[i] = gc_tree_key(p.x, p.y, p.z, origin, f[3]);
+    idx[i] = (unsigned)i;
+}
+
+static __global__ void __launch_bounds__(TT) t_gather(tree_view T)
+{
+    const int k = blockIdx.x * TT + threadIdx.x;
+    if (k < T.n)
+        T.spos[k] = T.pos[T.idx[k]];
+}
+
+/* ---- cells: generation g's cells split into generation g + 1 ---- */
+
+static __device__ __forceinline__ void set_leaf(tree_view &T, int c, int b, int e)
+{
+    T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(b), __int_as_float(-(e - b)));
+    atomicAdd(&T.ctl->leaves, 1);
+}
+
+/* The cells of generation g, [gen[g], gen[g+1]): each with more than GC_TREE_LEAF bodies
+ * splits at the first level where its first and last keys differ, into the runs of equal
+ * digit there, found by binary searches run side by side (one per digit value, so the
+ * loads of a search step are in flight together). The children take consecutive slots of
+ * the store; a cell that finds no room stays a leaf (summed directly: slower, exact). The
+ * last block to finish writes where generation g + 1 ends, for the next launch. */
+static __global__ void __launch_bounds__(TT) t_split(tree_view T, int g)
+{
+    gc_cuda_tree_ctl *ctl = T.ctl;
+    const int begin = ctl->gen[g], end = ctl->gen[g + 1];
+    const unsigned long long *key = T.key;
+    for (int c = begin + blockIdx.x * TT + threadIdx.x; c < end; c += gridDim.x * TT) {
+        const int2 r = T.range[c];
+        const int b = r.x, e = r.y;
+        const int level = e - b > GC_TREE_LEAF ? gc_tree_split_level(key[b], key[e - 1])
+                                               : GC_TREE_LEVELS + 1;
+        if (level > GC_TREE_LEVELS) {
+            set_leaf(T, c, b, e);
+            continue;
+        }
+        const int d0 = gc_tree_digit(key[b], level), d1 = gc_tree_digit(key[e - 1], level);
+        int lo[7], hi[7];
+        bool busy = true;
+#pragma unroll
+        for (int v = 0; v < 7; v++) {
+            lo[v] = b;
+            hi[v] = d0 + 1 + v <= d1 ? e : b; /* only digit values d0+1 .. d1 are searched */
+        }
+        while (busy) {
+            busy = false;
+#pragma unroll
+            for (int v = 0; v < 7; v++) {
+                if (lo[v] < hi[v]) {
+                    const int mid = lo[v] + (hi[v] - lo[v]) / 2;
+                    if (gc_tree_digit(key[mid], level) < d0 + 1 + v)
+                        lo[v] = mid + 1;
+                    else
+                        hi[v] = mid;
+                    busy |= lo[v] < hi[v];
+                }
+            }
+        }
+        /* lo[v] is now the first body with digit >= d0 + 1 + v. */
+        int kids = 1, start = b;
+#pragma unroll
+        for (int v = 0; v < 7; v++)
+            if (d0 + 1 + v <= d1 && lo[v] > start) {
+                kids++;
+                start = lo[v];
+            }
+        const int slot = atomicAdd(&ctl->cells, kids);
+        if (slot + kids > T.cap) {
+            /* The slots of ours that the store does have become empty leaves, attached to
+             * nothing: the next generations see valid cells there. */
+            for (int k = slot; k < T.cap && k < slot + kids; k++)
+                T.range[k] = make_int2(b, b);
+            atomicAdd(&ctl->overflow, 1);
+            set_leaf(T, c, b, e);
+            continue;
+        }
+        start = b;
+        kids = 0;
+#pragma unroll
+        for (int v = 0; v < 7; v++)
+            if (d0 + 1 + v <= d1 && lo[v] > start) {
+                T.range[slot + kids++] = make_int2(start, lo[v]);
+                start = lo[v];
+            }
+        T.range[slot + kids++] = make_int2(start, e);
+        T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(slot), __int_as_float(kids));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&ctl->done[g], 1u) == gridDim.x - 1) {
+            const int made = atomicAdd(&ctl->cells, 0);
+            ctl->gen[g + 2] = made < T.cap ? made : T.cap;
+        }
+    }
+}
+
+/* ---- moments, generation by generation from the last ---- */
+
+static __device__ __forceinline__ void load_moments(const tree_view &T, int c,
+                                                    gc_tree_moments &m)
+{
+    const float4 a = T.com[c], q = T.quad[c], lo = T.blo[c], hi = T.bhi[c];
+    m.com[0] = a.x;
+    m.com[1] = a.y;
+    m.com[2] = a.z;
+    m.m = a.w;
+    m.q[0] = q.x;
+    m.q[1] = q.y;
+    m.q[2] = q.z;
+    m.q[3] = q.w;
+    m.q[4] = T.misc[c].x;
+    m.lo[0] = lo.x;
+    m.lo[1] = lo.y;
+    m.lo[2] = lo.z;
+    m.hi[0] = hi.x;
+    m.hi[1] = hi.y;
+    m.hi[2] = hi.z;
+}
+
+static __global__ void __launch_bounds__(TT) t_moments(tree_view T, int g)
+{
+    const int begin = T.ctl->gen[g], end = T.ctl->gen[g + 1];
+    for (int c = begin + blockIdx.x * TT + threadIdx.x; c < end; c += gridDim.x * TT) {
+        const float4 misc = T.misc[c];
+        const int first = __float_as_int(misc.z), count = __float_as_int(misc.w);
+        gc_tree_moments m;
+        if (count <= 0) { /* a leaf (an empty one only where the store overflowed) */
+            gc_tree_leaf_moments((const float *)(T.spos + first), -count, &m);
+        } else {
+            gc_tree_moments ch[8];
+            for (int k = 0; k < count; k++)
+                load_moments(T, first + k, ch[k]);
+            gc_tree_combine(ch, count, &m);
+        }
+        T.com[c] = make_float4(m.com[0], m.com[1], m.com[2], m.m);
+        T.quad[c] = make_float4(m.q[0], m.q[1], m.q[2], m.q[3]);
+        T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], 0.0f);
+        T.bhi[c] = make_float4(m.hi[0], m.hi[1], m.hi[2], 0.0f);
+        T.misc[c] = make_float4(m.q[4], gc_tree_open_radius2(&m, T.theta), misc.z, misc.w);
+    }
+}
+
+/* ---- the walk: one warp per group of 32 consecutive bodies ---- */
+
+/* Per warp: the cells still to test (a stack: the last ones pushed are tested first, 32 at
+ * a time), the accepted cells and the bodies of opened leaves waiting for their batch of
+ * 32, and the batch of cells being evaluated, as every lane reads them (broadcast). */
+struct walk_smem {
+    int stack[STACK];
+    int cells[64];
+    float4 bodies[64];
+    float4 com[32], quad[32];
+    float qyz[32];
+    int scan[32], first[32];
+};
+
+template <bool POT>
+static __device__ __forceinline__ void eval_cells(const tree_view &T, walk_smem &s, int count,
+                                                  int lane, const float4 x, float a[3],
+                                                  float *p)
+{
+    if (lane < count) {
+        const int c = s.cells[lane];
+        s.com[lane] = T.com[c];
+        s.quad[lane] = T.quad[c];
+        s.qyz[lane] = T.misc[c].x;
+    }
+    __syncwarp();
+#pragma unroll 4
+    for (int k = 0; k < count; k++) {
+        const float4 cm = s.com[k], q4 = s.quad[k];
+        const float q[5] = {q4.x, q4.y, q4.z, q4.w, s.qyz[k]};
+        const float dx = cm.x - x.x, dy = cm.y - x.y, dz = cm.z - x.z;
+        const float rinv = rsqrtf(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, T.eps2))));
+        gc_tree_cell_force(dx, dy, dz, cm.w, q, rinv, a, POT ? p : nullptr);
+    }
+    __syncwarp();
+}
+
+template <bool POT>
+static __device__ __forceinline__ void eval_bodies(const tree_view &T, const walk_smem &s,
+                                                   int count, const float4 x, float a[3],
+                                                   float *p)
+{
+#pragma unroll 8
+    for (int k = 0; k < count; k++) {
+        const float4 y = s.bodies[k];
+        const float dx = y.x - x.x, dy = y.y - x.y, dz = y.z - x.z;
+        const float rinv = rsqrtf(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, T.eps2))));
+        gc_tree_body_force(dx, dy, dz, y.w, rinv, a, POT ? p : nullptr);
+    }
+    __syncwarp();
+}
+
+static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
+{
+    for (int off = 1; off < 32; off <<= 1) {
+        const int o = __shfl_up_sync(FULL, v, off);
+        if (lane >= off)
+            v += o;
+    }
+    return v;
+}
+
+/* Group g: its box, then the tree from the root: a cell far enough from every point of the
+ * box (gc_tree_open_radius2) goes to the cell list, a leaf that is not to the body list (its
+ * bodies, summed directly), any other cell's children to the stack. A full list is evaluated
+ * by every lane for its body. Forces of the bodies in [i0, i1) are written in their original
+ * order; with POT the potentials (self-pair included) go to phi instead. */
+template <bool POT>
+static __global__ void __launch_bounds__(32 * WALK_WARPS)
+t_walk(tree_view T, float *__restrict__ phi)
+{
+    __shared__ walk_smem smem[WALK_WARPS];
+    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int group = blockIdx.x * WALK_WARPS + w;
+    const int g0 = group * GC_TREE_GROUP;
+    walk_smem &s = smem[w];
+    if (g0 >= T.n)
+        return; /* the whole warp: no block-wide barrier follows */
+    const int k = g0 + lane;
+    const bool valid = k < T.n;
+    const float4 x = T.spos[valid ? k : g0];
+    const unsigned i = valid ? T.idx[k] : 0u;
+    const bool own = valid && i >= (unsigned)T.i0 && i < (unsigned)T.i1;
+    const unsigned owners = __ballot_sync(FULL, own);
+    if (!owners)
+        return;
+    float lo[3] = {x.x, x.y, x.z}, hi[3] = {x.x, x.y, x.z}, bc[3], bh[3];
+    for (int off = 16; off > 0; off >>= 1)
+        for (int d = 0; d < 3; d++) {
+            lo[d] = fminf(lo[d], __shfl_xor_sync(FULL, lo[d], off));
+            hi[d] = fmaxf(hi[d], __shfl_xor_sync(FULL, hi[d], off));
+        }
+    for (int d = 0; d < 3; d++) {
+        bc[d] = 0.5f * (lo[d] + hi[d]);
+        bh[d] = 0.5f * (hi[d] - lo[d]);
+    }
+    float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
+    int top = 1, ncell = 0, nbody = 0, stack_full = 0;
+    unsigned long long cells_done = 0, bodies_done = 0;
+    if (lane == 0)
+        s.stack[0] = 0;
+    __syncwarp();
+    while (top > 0) {
+        const int take = top < 32 ? top : 32;
+        top -= take;
+        const int node = lane < take ? s.stack[top + lane] : -1;
+        __syncwarp(); /* every lane has read its cell before pushes overwrite the slots */
+        bool accept = false, open_leaf = false, open_cell = false;
+        int first = 0, count = 0;
+        if (node >= 0) {
+            const float4 cm = T.com[node], misc = T.misc[node];
+            const float c3[3] = {cm.x, cm.y, cm.z};
+            first = __float_as_int(misc.z);
+            count = __float_as_int(misc.w);
+            if (gc_tree_box_dist2(c3, bc, bh) > misc.y)
+                accept = true;
+            else if (count < 0)
+                open_leaf = true;
+            else
+                open_cell = true;
+        }
+        /* Accepted cells join the cell list; 32 of them make a batch. */
+        const unsigned am = __ballot_sync(FULL, accept);
+        if (accept)
+            s.cells[ncell + __popc(am & ((1u << lane) - 1u))] = node;
+        ncell += __popc(am);
+        __syncwarp();
+        if (ncell >= 32) {
+            eval_cells<POT>(T, s, 32, lane, x, a, &p);
+            cells_done += 32;
+            ncell -= 32;
+            if (lane < ncell)
+                s.cells[lane] = s.cells[32 + lane];
+            __syncwarp();
+        }
+        /* Opened cells push their children; with the stack full they are summed directly
+         * (their bodies' range), which is exact, only slower. */
+        const int nk = open_cell ? count : 0;
+        const int incl = warp_inclusive_scan(nk, lane);
+        const int total = __shfl_sync(FULL, incl, 31);
+        if (top + total <= STACK) {
+            for (int c = 0; c < nk; c++)
+                s.stack[top + incl - nk + c] = first + c;
+            top += total;
+        } else if (open_cell) {
+            const int2 r = T.range[node];
+            open_leaf = true;
+            first = r.x;
+            count = -(r.y - r.x);
+            stack_full = 1;
+        }
+        __syncwarp();
+        /* Bodies of opened leaves, in batches of 32: lane j of a round fetches the j-th body
+         * of the concatenated ranges (found by a binary search over the ranges' scan). */
+        const int nb = open_leaf ? -count : 0;
+        const int incl2 = warp_inclusive_scan(nb, lane);
+        const int total2 = __shfl_sync(FULL, incl2, 31);
+        s.scan[lane] = incl2;
+        s.first[lane] = first;
+        __syncwarp();
+        for (int base = 0; base < total2; base += 32) {
+            const int j = base + lane;
+            if (j < total2) {
+                int lo_s = 0, hi_s = 31;
+                while (lo_s < hi_s) {
+                    const int mid = (lo_s + hi_s) >> 1;
+                    if (s.scan[mid] > j)
+                        hi_s = mid;
+                    else
+                        lo_s = mid + 1;
+                }
+                const int start = lo_s ? s.scan[lo_s - 1] : 0;
+                s.bodies[nbody + lane] = T.spos[s.first[lo_s] + (j - start)];
+            }
+            nbody += total2 - base < 32 ? total2 - base : 32;
+            __syncwarp();
+            if (nbody >= 32) {
+                eval_bodies<POT>(T, s, 32, x, a, &p);
+                bodies_done += 32;
+                nbody -= 32;
+                if (lane < nbody)
+                    s.bodies[lane] = s.bodies[32 + lane];
+                __syncwarp();
+            }
+        }
+    }
+    if (ncell > 0) {
+        eval_cells<POT>(T, s, ncell, lane, x, a, &p);
+        cells_done += (unsigned long long)ncell;
+    }
+    if (nbody > 0) {
+        eval_bodies<POT>(T, s, nbody, x, a, &p);
+        bodies_done += (unsigned long long)nbody;
+    }
+    if (own) {
+        if (POT)
+            phi[i] = p;
+        else
+            T.acc[i] = make_float4(a[0], a[1], a[2], 0.0f);
+    }
+    if (lane == 0) {
+        const unsigned long long m = (unsigned long long)__popc(owners);
+        atomicAdd(&T.ctl->cell_int, cells_done * m);
+        atomicAdd(&T.ctl->body_int, bodies_done * m);
+        if (stack_full)
+            atomicAdd(&T.ctl->stack_full, 1);
+    }
+}
+
+/* Per-block sums of m_i (phi_i + m_i / eps) over the range, in double: the self-pair the
+ * walk summed directly (m_i / eps) taken out. */
+static __global__ void __launch_bounds__(TT) t_potential_sum(tree_view T,
+                                                             const float *__restrict__ phi,
+                                                             double *__restrict__ part)
+{
+    typedef cub::BlockReduce<double, TT> reduce;
+    __shared__ typename reduce::TempStorage tmp;
+    const double ieps = 1.0 / sqrt((double)T.eps2);
+    double v = 0.0;
+    for (int i = T.i0 + blockIdx.x * TT + threadIdx.x; i < T.i1; i += gridDim.x * TT) {
+        const double m = (double)T.pos[i].w;
+        v += m * ((double)phi[i] + m * ieps);
+    }
+    v = reduce(tmp).Sum(v);
+    if (threadIdx.x == 0)
+        part[blockIdx.x] = v;
+}
+
+/* ---- launchers ---- */
+
+static int blocks_for(int n)
+{
+    return (n + TT - 1) / TT > 0 ? (n + TT - 1) / TT : 1;
+}
+
+extern "C" size_t gc_cuda_tree_cell_cap(size_t n)
+{
+    /* The galaxy models use ~0.25 cells a body at GC_TREE_LEAF = 16 (docs/physics.md); half a
+     * body's worth leaves room, and a cell that finds none is summed directly. */
+    return n / 2 + 4096;
+}
+
+extern "C" size_t gc_cuda_tree_sort_bytes(int n)
+{
+    size_t bytes = 0;
+    cub::DoubleBuffer<unsigned long long> k(nullptr, nullptr);
+    cub::DoubleBuffer<unsigned> v(nullptr, nullptr);
+    if (cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, 3 * GC_TREE_LEVELS) !=
+        cudaSuccess)
+        return 0;
+    return bytes;
+}
+
+extern "C" size_t gc_cuda_tree_scratch_bytes(void)
+{
+    return BOX_BLOCKS * sizeof(box6);
+}
+
+extern "C" int gc_cuda_tree_launch_sort(gc_cuda_tree *T, void *temp, size_t temp_bytes,
+                                        void *scratch, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    cub::DoubleBuffer<unsigned long long> k(T->keys[0], T->keys[1]);
+    cub::DoubleBuffer<unsigned> v(T->idxs[0], T->idxs[1]);
+    cudaError_t e;
+    t_box<<<BOX_BLOCKS, TT, 0, s>>>((const float4 *)T->pos, T->n, (box6 *)scratch);
+    t_frame<<<1, TT, 0, s>>>(view_of(T), (const box6 *)scratch);
+    t_keys<<<blocks_for(T->n), TT, 0, s>>>(view_of(T), T->keys[0], T->idxs[0]);
+    e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    e = cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k, v, T->n, 0, 3 * GC_TREE_LEVELS, s);
+    if (e != cudaSuccess)
+        return (int)e;
+    /* The sort's last pass chose the buffer; the host knows which without waiting. */
+    T->key = k.Current();
+    T->idx = v.Current();
+    t_gather<<<blocks_for(T->n), TT, 0, s>>>(view_of(T));
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_tree_launch_build(const gc_cuda_tree *T, int sm_count, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const int grid = sm_count * 4;
+    const tree_view v = view_of(T);
+    for (int g = 0; g <= GC_TREE_LEVELS; g++)
+        t_split<<<grid, TT, 0, s>>>(v, g);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_tree_launch_moments(const gc_cuda_tree *T, int sm_count, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const int grid = sm_count * 4;
+    const tree_view v = view_of(T);
+    for (int g = GC_TREE_LEVELS; g >= 0; g--)
+        t_moments<<<grid, TT, 0, s>>>(v, g);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_tree_launch_walk(const gc_cuda_tree *T, float *phi, void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const int groups = (T->n + GC_TREE_GROUP - 1) / GC_TREE_GROUP;
+    const int blocks = (groups + WALK_WARPS - 1) / WALK_WARPS;
+    if (phi)
+        t_walk<true><<<blocks, 32 * WALK_WARPS, 0, s>>>(view_of(T), phi);
+    else
+        t_walk<false><<<blocks, 32 * WALK_WARPS, 0, s>>>(view_of(T), nullptr);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_tree_potential_blocks(void)
+{
+    return BOX_BLOCKS;
+}
+
+extern "C" int gc_cuda_tree_launch_potential_sum(const gc_cuda_tree *T, const float *phi,
+                                                 double *part, void *stream)
+{
+    t_potential_sum<<<BOX_BLOCKS, TT, 0, (cudaStream_t)stream>>>(view_of(T), phi, part);
+    return (int)cudaGetLastError();
+}

@@ -1,0 +1,41 @@
+/* The tree table of a backend: what its Barnes-Hut force method measured in its latest pass, reached by lookup. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_BACKEND_TREE_H
+#define GC_BACKEND_TREE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Figures of the latest tree force pass (milliseconds of the device's or host's own clock). */
+struct gc_tree_stats {
+    double sort_ms;      /* box, keys and the sort of the bodies by key */
+    double build_ms;     /* cells from the sorted keys */
+    double moments_ms;   /* masses, centres of mass, quadrupoles, opening radii */
+    double walk_ms;      /* the group walks: interaction lists and forces */
+    uint64_t cells;      /* cells of the tree */
+    uint64_t leaves;     /* of which leaves */
+    double cell_interactions; /* body-cell interactions per body (mean over the bodies) */
+    double body_interactions; /* body-body interactions per body */
+    int complete;        /* 1: every cell that should have been split was (0: the cell store
+                          * ran out and some cells were summed directly; slower, exact) */
+    int valid;           /* 0 until a pass has been measured */
+};
+
+struct gc_backend_tree {
+    /* The figures of the latest pass that has finished (the device's may be a step late,
+     * so that reading them never waits for the GPU); GC_OK with valid = 0 before any. */
+    enum gc_status (*stats)(struct gc_backend *b, struct gc_tree_stats *out);
+};
+
+/* The backend's tree table; NULL when it has no tree method. */
+const struct gc_backend_tree *gc_backend_tree(const struct gc_backend *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,251 @@
+/* The Barnes-Hut tree's keys, cells, moments, opening criterion and interactions, written once for the CPU backend and the CUDA kernels. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_TREE_FORMULAS_H
+#define GC_TREE_FORMULAS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "host_device.h"
+
+/* Both backends build the same tree from the same float arithmetic, so they open the same
+ * cells for the same groups: their forces differ by the rounding of the sums only.
+ *
+ * Keys: Morton (Z-order) keys of 21 bits per axis (63 bits) over a cube that holds every
+ * body; level L of the octree is the key's L-th 3-bit digit (L = 1..21, 1 = the root's
+ * children). A cell holds a contiguous range of the bodies sorted by key.
+ * Cells: a cell with more than GC_TREE_LEAF bodies is split at the first level where its
+ * first and last keys differ (levels where every body falls into the same child are skipped:
+ * no chains of one-child cells); at the last level, or with identical keys, it stays a leaf
+ * of any size (its bodies are then summed directly, exactly).
+ * Groups: GC_TREE_GROUP consecutive bodies of the sorted order (spatially close along the
+ * Morton curve) share one walk of the tree and one interaction list. */
+#define GC_TREE_LEVELS 21
+#define GC_TREE_LEAF 16
+#define GC_TREE_GROUP 32
+/* Opening angle: a cell is used as a whole (mass, centre of mass, quadrupole) for a group
+ * when every point of the group's box is farther from the cell's centre of mass than
+ * size / theta + delta (size: the largest side of the box of its bodies; delta: the distance
+ * from that box's centre to the centre of mass). The delta term keeps the criterion safe
+ * when the centre of mass sits near a cell's edge (Salmon & Warren 1994; Bonsai). 0.6:
+ * docs/physics.md ("The tree") and BENCHMARKS.md give the error against theta. */
+#define GC_TREE_DEFAULT_THETA 0.6f
+/* Up to 1: then every cell that holds a body of the group is opened (its bodies lie within
+ * delta + size * sqrt(3) / 2 of its centre of mass, nearer than size / theta + delta), so
+ * no body ever feels itself through a cell's moments. */
+#define GC_TREE_THETA_MIN 0.05f
+#define GC_TREE_THETA_MAX 1.0f
+
+/* Products and sums the keys depend on, rounded as written on the GPU too (nvcc would fuse
+ * them into one FMA, the host compiler does not): both sides must make the same keys. */
+#ifdef __CUDA_ARCH__
+#define GC_TREE_MUL(a, b) __fmul_rn((a), (b))
+#define GC_TREE_SUB(a, b) __fsub_rn((a), (b))
+#else
+#define GC_TREE_MUL(a, b) ((a) * (b))
+#define GC_TREE_SUB(a, b) ((a) - (b))
+#endif
+
+/* The cube the keys span, from the box [lo, hi] of the bodies: its lowest corner and
+ * 2^21 / side. A box of zero size (one body, or all at one point) gets side 1; an infinite
+ * or NaN one a scale of 0 (every key 0: one leaf, summed directly, so nothing is lost). The
+ * side is widened a little so that the highest body still maps inside. */
+GC_HD void gc_tree_frame(const float lo[3], const float hi[3], float origin[3], float *scale)
+{
+    float side = 0.0f;
+    for (int k = 0; k < 3; k++)
+        side = fmaxf(side, hi[k] - lo[k]);
+    if (!(side > 0.0f))
+        side = 1.0f;
+    side *= 1.0f + 1.0f / 1024.0f;
+    for (int k = 0; k < 3; k++)
+        origin[k] = GC_TREE_SUB(GC_TREE_MUL(0.5f, lo[k] + hi[k]), GC_TREE_MUL(0.5f, side));
+    *scale = isfinite(side) ? 2097152.0f / side : 0.0f;
+}
+
+/* The 21 low bits of v spread to every third bit of a 64-bit word. */
+GC_HD uint64_t gc_tree_spread(uint32_t v)
+{
+    uint64_t x = v & 0x1fffffu;
+    x = (x | x << 32) & 0x001f00000000ffffull;
+    x = (x | x << 16) & 0x001f0000ff0000ffull;
+    x = (x | x << 8) & 0x100f00f00f00f00full;
+    x = (x | x << 4) & 0x10c30c30c30c30c3ull;
+    x = (x | x << 2) & 0x1249249249249249ull;
+    return x;
+}
+
+/* One coordinate in key units, clamped into [0, 2^21 - 1] (NaN maps to 0). */
+GC_HD uint32_t gc_tree_cell_coord(float x, float origin, float scale)
+{
+    const float u = fminf(fmaxf(GC_TREE_MUL(x - origin, scale), 0.0f), 2097151.0f);
+    return (uint32_t)u;
+}
+
+GC_HD uint64_t gc_tree_key(float x, float y, float z, const float origin[3], float scale)
+{
+    return gc_tree_spread(gc_tree_cell_coord(x, origin[0], scale)) << 2 |
+           gc_tree_spread(gc_tree_cell_coord(y, origin[1], scale)) << 1 |
+           gc_tree_spread(gc_tree_cell_coord(z, origin[2], scale));
+}
+
+/* The key's digit at level (1..GC_TREE_LEVELS): which of the 8 children the body is in. */
+GC_HD int gc_tree_digit(uint64_t key, int level)
+{
+    return (int)((key >> (3 * (GC_TREE_LEVELS - level))) & 7u);
+}
+
+/* The first level at which keys a and b differ; GC_TREE_LEVELS + 1 when they are equal. */
+GC_HD int gc_tree_split_level(uint64_t a, uint64_t b)
+{
+    const uint64_t x = a ^ b;
+    int high;
+    if (!x)
+        return GC_TREE_LEVELS + 1;
+#ifdef __CUDA_ARCH__
+    high = 63 - __clzll((long long)x);
+#else
+    high = 63 - __builtin_clzll(x);
+#endif
+    return GC_TREE_LEVELS - high / 3;
+}
+
+/* A cell's moments: mass, centre of mass, traceless quadrupole about it,
+ * Q = sum m (3 s s^T - |s|^2 I), s = x - com, stored as xx, yy, xy, xz, yz (zz = -xx - yy),
+ * and the box of its bodies. */
+struct gc_tree_moments {
+    float m, com[3];
+    float q[5];
+    float lo[3], hi[3];
+};
+
+/* Moments of bodies p[0..n) (x, y, z, m each, consecutive float4s). Sums are taken about the
+ * first body, so the centre of mass keeps the digits that positions far from the origin
+ * would lose (a cell a millionth of the box wide, 30 units out). */
+GC_HD void gc_tree_leaf_moments(const float *p, int n, struct gc_tree_moments *c)
+{
+    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[6] = {0, 0, 0, 0, 0, 0};
+    const float r0[3] = {p[0], p[1], p[2]};
+    for (int k = 0; k < 3; k++)
+        c->lo[k] = c->hi[k] = p[k];
+    for (int i = 0; i < n; i++) {
+        const float *b = p + 4 * i;
+        m += b[3];
+        for (int k = 0; k < 3; k++) {
+            s[k] += b[3] * (b[k] - r0[k]);
+            c->lo[k] = fminf(c->lo[k], b[k]);
+            c->hi[k] = fmaxf(c->hi[k], b[k]);
+        }
+    }
+    c->m = m;
+    for (int k = 0; k < 3; k++)
+        c->com[k] = m > 0.0f ? r0[k] + s[k] / m : r0[k];
+    for (int i = 0; i < n; i++) {
+        const float *b = p + 4 * i;
+        const float dx = b[0] - c->com[0], dy = b[1] - c->com[1], dz = b[2] - c->com[2];
+        const float r2 = dx * dx + dy * dy + dz * dz;
+        q[0] += b[3] * (3.0f * dx * dx - r2);
+        q[1] += b[3] * (3.0f * dy * dy - r2);
+        q[2] += b[3] * (3.0f * dx * dy);
+        q[3] += b[3] * (3.0f * dx * dz);
+        q[4] += b[3] * (3.0f * dy * dz);
+    }
+    for (int k = 0; k < 5; k++)
+        c->q[k] = q[k];
+}
+
+/* Moments of a cell from its children's ch[0..n): masses add, centres of mass combine
+ * about the first child's, and each child's quadrupole moves to the new centre (parallel
+ * axes: + m (3 d d^T - |d|^2 I), d = its centre minus the cell's). */
+GC_HD void gc_tree_combine(const struct gc_tree_moments *ch, int n, struct gc_tree_moments *c)
+{
+    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[5] = {0, 0, 0, 0, 0};
+    const float r0[3] = {ch[0].com[0], ch[0].com[1], ch[0].com[2]};
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = ch[0].lo[k];
+        c->hi[k] = ch[0].hi[k];
+    }
+    for (int i = 0; i < n; i++) {
+        m += ch[i].m;
+        for (int k = 0; k < 3; k++) {
+            s[k] += ch[i].m * (ch[i].com[k] - r0[k]);
+            c->lo[k] = fminf(c->lo[k], ch[i].lo[k]);
+            c->hi[k] = fmaxf(c->hi[k], ch[i].hi[k]);
+        }
+    }
+    c->m = m;
+    for (int k = 0; k < 3; k++)
+        c->com[k] = m > 0.0f ? r0[k] + s[k] / m : r0[k];
+    for (int i = 0; i < n; i++) {
+        const float dx = ch[i].com[0] - c->com[0], dy = ch[i].com[1] - c->com[1],
+                    dz = ch[i].com[2] - c->com[2], mi = ch[i].m;
+        const float r2 = dx * dx + dy * dy + dz * dz;
+        q[0] += ch[i].q[0] + mi * (3.0f * dx * dx - r2);
+        q[1] += ch[i].q[1] + mi * (3.0f * dy * dy - r2);
+        q[2] += ch[i].q[2] + mi * (3.0f * dx * dy);
+        q[3] += ch[i].q[3] + mi * (3.0f * dx * dz);
+        q[4] += ch[i].q[4] + mi * (3.0f * dy * dz);
+    }
+    for (int k = 0; k < 5; k++)
+        c->q[k] = q[k];
+}
+
+/* The square of the opening radius size / theta + delta of a cell with moments c. */
+GC_HD float gc_tree_open_radius2(const struct gc_tree_moments *c, float theta)
+{
+    float size = 0.0f, d2 = 0.0f, r;
+    for (int k = 0; k < 3; k++) {
+        const float mid = 0.5f * (c->lo[k] + c->hi[k]), d = c->com[k] - mid;
+        size = fmaxf(size, c->hi[k] - c->lo[k]);
+        d2 += d * d;
+    }
+    r = size / theta + sqrtf(d2);
+    return r * r;
+}
+
+/* Squared distance from point x to the box of centre bc and half-sides bh (0 inside). */
+GC_HD float gc_tree_box_dist2(const float x[3], const float bc[3], const float bh[3])
+{
+    float d2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        const float d = fmaxf(fabsf(x[k] - bc[k]) - bh[k], 0.0f);
+        d2 += d * d;
+    }
+    return d2;
+}
+
+/* Acceleration (and potential) on a body at distance d = com - x from a cell of mass m and
+ * quadrupole q, Plummer-softened as the direct sum is (r^2 -> r^2 + eps^2):
+ *   a   = m d / r^3 - Q d / r^5 + 5/2 (d.Q.d) d / r^7
+ *   phi = -m / r - 1/2 (d.Q.d) / r^5
+ * rinv is 1 / sqrt(|d|^2 + eps2), taken by the caller (rsqrt on the GPU). */
+GC_HD void gc_tree_cell_force(float dx, float dy, float dz, float m, const float q[5],
+                              float rinv, float a[3], float *phi)
+{
+    const float qzz = -q[0] - q[1];
+    const float qx = q[0] * dx + q[2] * dy + q[3] * dz;
+    const float qy = q[2] * dx + q[1] * dy + q[4] * dz;
+    const float qz = q[3] * dx + q[4] * dy + qzz * dz;
+    const float dqd = dx * qx + dy * qy + dz * qz;
+    const float rinv2 = rinv * rinv, rinv3 = rinv * rinv2, rinv5 = rinv3 * rinv2;
+    const float radial = m * rinv3 + 2.5f * dqd * rinv5 * rinv2;
+    a[0] += radial * dx - rinv5 * qx;
+    a[1] += radial * dy - rinv5 * qy;
+    a[2] += radial * dz - rinv5 * qz;
+    if (phi)
+        *phi -= m * rinv + 0.5f * dqd * rinv5;
+}
+
+/* The same from one body of mass m (the all-pairs formula; at d = 0 it adds zero). */
+GC_HD void gc_tree_body_force(float dx, float dy, float dz, float m, float rinv, float a[3],
+                              float *phi)
+{
+    const float s = m * rinv * rinv * rinv;
+    a[0] += s * dx;
+    a[1] += s * dy;
+    a[2] += s * dz;
+    if (phi)
+        *phi -= m * rinv;
+}
+
+#endif

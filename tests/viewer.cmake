@@ -69,8 +69,3 @@ else()
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()
-
-# Encounter timeline and disk sizes with and without halos (README "Choosing N", the tour's
-# timetable); a tool, not a test.
-add_executable(measure_encounter ${CMAKE_SOURCE_DIR}/tools/measure_encounter.c)
-target_link_libraries(measure_encounter PRIVATE gc_modes gc_view)

@@ -1,19 +1,16 @@
-# Viewer tests: camera math (no GL), and the real binary under Xvfb + Mesa (window) or EGL (headless).
-set(GC_VIEWER_SRC ${CMAKE_SOURCE_DIR}/src/viewer)
-gc_add_test(test_camera test_camera.c ${GC_VIEWER_SRC}/camera.c)
-# The viewer's GL-free parts, each tested without a context.
-gc_add_test(test_exposure test_exposure.c ${GC_VIEWER_SRC}/exposure.c)
-gc_add_test(test_pacer test_pacer.c ${GC_VIEWER_SRC}/pacer.c)
-gc_add_test(test_director test_director.c ${GC_VIEWER_SRC}/director.c ${GC_VIEWER_SRC}/tour.c
-  ${GC_VIEWER_SRC}/track.c ${GC_VIEWER_SRC}/camera.c)
-# Fences: the backend's for frames in which GL queued nothing (a fake backend, no context).
-gc_add_test(test_frame_fence test_frame_fence.c ${GC_VIEWER_SRC}/frame_fence.c
-  ${GC_VIEWER_SRC}/pacer.c)
-find_package(GLEW REQUIRED) # imported in src/viewer's scope only
-target_link_libraries(test_frame_fence PRIVATE gc_backends GLEW::GLEW)
-foreach(t test_camera test_exposure test_pacer test_director test_frame_fence)
-  target_include_directories(${t} PRIVATE ${GC_VIEWER_SRC})
+# Viewer tests: the view maths (gc_view, no GL context), and the real binary under Xvfb + Mesa
+# (window) or EGL (headless).
+foreach(t test_camera test_exposure test_pacer test_director)
+  gc_add_test(${t} ${t}.c)
+  target_link_libraries(${t} PRIVATE gc_view)
 endforeach()
+# Fences: the backend's for frames in which GL queued nothing (a fake backend, no context).
+# frame_fence.c is the viewer's (it makes GL fences): compiled in, not the whole GL viewer.
+gc_add_test(test_frame_fence test_frame_fence.c ${CMAKE_SOURCE_DIR}/src/viewer/frame_fence.c)
+find_package(GLEW REQUIRED) # imported in src/viewer's scope only
+target_include_directories(test_frame_fence PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
+target_link_libraries(test_frame_fence PRIVATE gc_view gc_backends GLEW::GLEW)
+
 gc_add_test(test_record test_record.c)
 target_link_libraries(test_record PRIVATE gc_record)
 
@@ -72,10 +69,3 @@ else()
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()
-
-# Encounter timeline and disk sizes with and without halos (README "Choosing N", the tour's
-# timetable); a tool, not a test.
-add_executable(measure_encounter ${CMAKE_SOURCE_DIR}/tools/measure_encounter.c
-  ${CMAKE_SOURCE_DIR}/src/viewer/track.c)
-target_include_directories(measure_encounter PRIVATE ${CMAKE_SOURCE_DIR}/src/viewer)
-target_link_libraries(measure_encounter PRIVATE gc_modes)

@@ -2,7 +2,7 @@
 """Side-by-side projected density of the Dubinski run and the built-in model (docs/model_vs_dubinski.png).
 
 Usage: tools/compare_tails.py BUILD_DIR [OUT.png] [N] [DT]
-Runs BUILD_DIR/tests/compare_tails (built by tests/model.cmake) on ../shared/data/dubinski.tab.gz
+Runs BUILD_DIR/tools/compare_tails (built by tools/CMakeLists.txt) on ../shared/data/dubinski.tab.gz
 to t = 0, 25, 50, 75 (N-body units; 1 unit = 18 Myr) unless its CSVs already exist in
 /tmp/gc_compare_tails_N_DT, then draws disk + bulge bodies projected on the x-y plane (the table's
 frame: disk A lies in it, the orbital plane is 22 degrees from it), galaxy A in orange and
@@ -28,7 +28,7 @@ os.makedirs(tmp, exist_ok=True)
 here = os.path.dirname(os.path.abspath(__file__))
 data = os.path.join(here, "..", "..", "shared", "data", "dubinski.tab.gz")
 if not all(os.path.exists(f"{tmp}/{lab}_t{t}.csv") for lab in ("dubinski", "model") for t in times):
-    subprocess.run([os.path.join(build, "tests", "compare_tails"), data, tmp, n, dt,
+    subprocess.run([os.path.join(build, "tools", "compare_tails"), data, tmp, n, dt,
                     ",".join(str(t) for t in times)], check=True)
 
 lim = 40.0

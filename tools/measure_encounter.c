@@ -4,9 +4,9 @@
  * Thins DATA to N bodies (HALO = 1: halos included, 0: disk + bulge only, as --no-halo),
  * steps it with the leapfrog at DT on the CPU backend (eps = 0.025) to T_END and prints, every
  * EVERY time units, the galaxy separation, each disk's half-mass radius about its centre and
- * the 90% radius of the stars (src/viewer/track.c, the measurements the camera tour uses),
+ * the 90% radius of the stars (src/view/track.c, the measurements the camera tour uses),
  * plus the relative energy drift. Times in N-body units and Myr (18 Myr per unit). The
- * README's halo/no-halo comparison and the tour's timetable (src/viewer/tour.c) come from it. */
+ * README's halo/no-halo comparison and the tour's timetable (src/view/tour.c) come from it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,122 @@
+/* The viewer without a window: EGL offscreen frames (--frames K), the run's figures, --screenshot. */
+/* SPDX-License-Identifier: MIT */
+#include "app_parts.h"
+
+#include <GL/glew.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_context_egl.h"
+#include "log.h"
+
+/* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
+ * state), the steps of frame k+1 running while frame k is drawn. The pacer keeps at most two
+ * frames queued: without it the host queued every frame's steps and draws at once (60
+ * frames of 0.5 s steps at 1M bodies: 30 s of GPU work behind CUDA-GL hand-overs), which
+ * never finished on an H100. */
+static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
+{
+    struct gc_app_picture *p = &a->picture;
+    enum gc_status st = GC_OK;
+    for (unsigned f = 0; f < frames && a->failure == GC_OK; f++) {
+        st = gc_pacer_begin_frame(&a->frames.pacer);
+        if (st != GC_OK)
+            break;
+        gc_app_advance(a, f + 1 < frames);
+        gc_app_picture_draw(a);
+        a->frames.drawn++;
+        if (p->capture.rec) {
+            gc_app_picture_to_gl(a);
+            st = gc_capture_frame(&p->capture, p->fb_w, p->fb_h);
+            if (st != GC_OK)
+                break;
+        }
+        st = gc_pacer_end_frame(&a->frames.pacer);
+        if (st != GC_OK)
+            break;
+    }
+    if (st == GC_OK)
+        st = gc_pacer_drain(&a->frames.pacer);
+    return st != GC_OK ? st : a->failure;
+}
+
+/* What the run did: frames, steps and rates over its wall time, the pacing, the drift. */
+static void report(struct gc_app *a, const struct gc_integrator_stats *before, unsigned frames,
+                   double elapsed)
+{
+    struct gc_integrator_stats stats;
+    const double flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
+    const struct gc_pacer *pacer = &a->frames.pacer;
+    double ips;
+    char when[64];
+    gc_sim_stats(&a->sim, &stats);
+    gc_app_time_text(a, 1, when, sizeof when);
+    ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
+    if (a->stats.energy_state > 0)
+        gc_app_energy_measure(a, gc_app_now());
+    gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
+                "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
+                frames, (unsigned long long)(stats.steps - before->steps), elapsed,
+                frames / elapsed, ips, flops * ips * 1e-9, flops, when);
+    gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
+                "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
+                "exposure EV %+.2f", pacer->max_in_flight, pacer->depth, pacer->wait_s,
+                a->frames.timed, a->frames.waited_s, a->picture.exposure.ev);
+    if (a->stats.energy_state > 0)
+        gc_log_info("headless: relative energy drift dE/|E0| = %.3e", a->stats.drift);
+}
+
+enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc_bodies *initial,
+                                   struct gc_backend *backend, struct gc_comm *comm)
+{
+    struct gc_app *a = malloc(sizeof *a);
+    struct gc_egl egl;
+    struct gc_integrator_stats before;
+    enum gc_status st;
+    double t0, elapsed;
+    unsigned frames = opt->frames ? opt->frames : 1;
+    if (!a)
+        return GC_ERR_NOMEM;
+    memset(&egl, 0, sizeof egl);
+    st = gc_app_init(a, opt, initial, backend, comm);
+    a->headless = 1;
+    a->picture.show_hud = 0;
+    a->frames.dt = 1.0 / (double)opt->fps;
+    if (st == GC_OK)
+        st = gc_egl_create(&egl, opt->width, opt->height);
+    a->picture.target_fbo = egl.fbo;
+    a->picture.target_rb = egl.color_rb;
+    if (st == GC_OK)
+        st = gc_app_gl_init(a);
+    if (st == GC_OK && opt->tour)
+        gc_app_view_set(a, GC_VIEW_TOUR);
+    if (st == GC_OK && opt->record) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, egl.fbo);
+        st = gc_app_picture_record(a, opt->record);
+    }
+    if (st == GC_OK) {
+        struct gc_record_stats rs;
+        if (a->stats.energy_state == 0)
+            gc_app_energy_measure(a, gc_app_now());
+        gc_sim_stats(&a->sim, &before);
+        t0 = gc_app_now();
+        st = headless_frames(a, frames);
+        /* Both APIs' work in the timing: a frame whose fence was GL's does not cover steps
+         * CUDA queued after it. */
+        glFinish();
+        if (st == GC_OK)
+            st = gc_backend_sync(a->backend);
+        elapsed = gc_app_now() - t0;
+        if (st == GC_OK && a->picture.capture.rec)
+            st = gc_capture_stop(&a->picture.capture, &rs);
+        if (st == GC_OK)
+            report(a, &before, frames, elapsed);
+        if (st == GC_OK && opt->screenshot)
+            st = gc_app_picture_save(a, opt->screenshot);
+    }
+    gc_app_gl_teardown(a);
+    gc_egl_destroy(&egl);
+    gc_app_free(a);
+    free(a);
+    return st;
+}

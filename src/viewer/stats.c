@@ -1,0 +1,107 @@
+/* The viewer's statistics: frames, steps and interactions per second, energy drift, window title. */
+/* SPDX-License-Identifier: MIT */
+#include "app_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "diagnostics.h"
+#include "log.h"
+
+/* Energy re-measured at most this often (seconds), and never more often than 20 times its
+ * own cost, so the O(N^2) potential takes at most 5% of the frame time. */
+#define ENERGY_INTERVAL_S 2.0
+/* Above this N on a backend without a fast potential, energy is measured once at start only
+ * when it is cheap; the HUD then says so instead of stalling every few seconds. */
+#define ENERGY_MAX_HOST_N 32768
+
+void gc_app_stats_init(struct gc_app *a)
+{
+    if (a->initial->n > ENERGY_MAX_HOST_N && !gc_backend_is_device(a->backend))
+        a->stats.energy_state = -1;
+    a->stats.t_window = gc_app_now();
+}
+
+void gc_app_energy_measure(struct gc_app *a, double now)
+{
+    struct gc_app_stats *s = &a->stats;
+    struct gc_diagnostics d;
+    double t0 = gc_app_now();
+    enum gc_status st;
+    if (s->energy_state < 0 || a->failure != GC_OK)
+        return;
+    st = gc_diagnostics_measure(&a->sim, &a->scratch, &d);
+    s->energy_cost = gc_app_now() - t0;
+    if (st != GC_OK) {
+        s->energy_state = -1;
+        gc_log_warn("energy measurement failed (%s); the HUD will not show drift",
+                    gc_status_str(st));
+        return;
+    }
+    if (s->energy_state == 0) {
+        s->e0 = d.energy;
+        s->energy_state = 1;
+    }
+    s->drift = s->e0 != 0.0 ? (d.energy - s->e0) / fabs(s->e0) : 0.0;
+    s->next_energy_t = now + fmax(ENERGY_INTERVAL_S, 20.0 * s->energy_cost);
+}
+
+/* Window frames: the energy once at the start, then again when due while the bodies move
+ * (busy: running, or one step asked for). */
+void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
+{
+    const struct gc_app_stats *s = &a->stats;
+    if (s->energy_state >= 0 && now >= s->next_energy_t && (s->energy_state == 0 || busy))
+        gc_app_energy_measure(a, now);
+}
+
+/* The simulated time for the HUD (style 0: "123.4 MYR"), the title and log (1: "123.4 Myr")
+ * or --present (2: "123 MILLION YEARS"); Henon units say so. */
+void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
+{
+    double t = gc_sim_time(&a->sim);
+    if (gc_app_henon(a))
+        snprintf(buf, size, style == 2 ? "T = %.2f HENON UNITS" : style == 1 ? "%.4g Henon units"
+                                                                         : "%.4g HENON", t);
+    else
+        snprintf(buf, size, style == 2 ? "%.0f MILLION YEARS" : style == 1 ? "%.1f Myr"
+                                                                        : "%.1f MYR",
+                 t * GC_MYR_PER_TIME_UNIT);
+}
+
+/* Rates over the last second; in the window, also its title. GFLOP/s counts each
+ * interaction at the scheme's own flops_per_interaction (the integrator tables name each
+ * convention's source). */
+void gc_app_stats_update(struct gc_app *a, double now)
+{
+    struct gc_app_stats *s = &a->stats;
+    struct gc_integrator_stats st;
+    double dt = now - s->t_window;
+    if (dt < 1.0)
+        return;
+    gc_sim_stats(&a->sim, &st);
+    s->fps = s->frames / dt;
+    s->sps = (double)(st.steps - s->steps_at_window) / dt;
+    s->ips = (st.interactions - s->interactions_at_window) / dt;
+    s->frames = 0;
+    s->steps_at_window = st.steps;
+    s->interactions_at_window = st.interactions;
+    s->t_window = now;
+    if (!a->headless) {
+        char title[320], drift[32], when[64];
+        if (a->failure != GC_OK)
+            return;  /* the title keeps the failure message */
+        if (s->energy_state > 0)
+            snprintf(drift, sizeof drift, "%.2e", s->drift);
+        else
+            snprintf(drift, sizeof drift, "n/a");
+        gc_app_time_text(a, 1, when, sizeof when);
+        snprintf(title, sizeof title,
+                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %.1f GFLOP/s "
+                 "| %s | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
+                 s->fps, s->sps, gc_app_block_steps(a) ? "block " : "", s->ips,
+                 gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9, when, drift,
+                 a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
+        gc_app_window_title(a, title);
+    }
+}

@@ -16,6 +16,7 @@
 #include "diagnostics.h"
 #include "table.h"
 #include "sim.h"
+#include "test_util.h"
 
 /* The accuracy bound for the float32 force pass against float64 (norm-wise). */
 #define FORCE_RMS_TOL 1e-5
@@ -150,7 +151,6 @@ static void check_forces(struct gc_backend *b, const struct gc_bodies *in, float
 static void test_forces(struct gc_backend *b)
 {
     static const size_t ns[] = {1, 7, 1000, 4096 + 13, 81920};
-    const char *dub = getenv("GC_SHARED_DATA");
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
         struct gc_bodies in;
         CHECK(gc_bodies_alloc(&in, ns[k]) == GC_OK);
@@ -158,18 +158,17 @@ static void test_forces(struct gc_backend *b)
         check_forces(b, &in, 0.01f * 0.01f, "random cube");
         gc_bodies_free(&in);
     }
-    /* The real data set at full size, with its archive softening (eps = 0.025). */
-    if (dub) {
-        char path[1024];
-        struct gc_bodies in;
-        snprintf(path, sizeof path, "%s/dubinski.tab.gz", dub);
-        if (gc_table_read(path, &in) == GC_OK) {
-            check_forces(b, &in, GC_DEFAULT_EPS * GC_DEFAULT_EPS, "dubinski.tab");
-            gc_bodies_free(&in);
-        } else {
-            printf("dubinski.tab.gz not readable under GC_SHARED_DATA: random data only\n");
-        }
-    }
+}
+
+/* The real data set at full size, with its archive softening (eps = 0.025). */
+static void test_forces_dubinski(struct gc_backend *b, const char *path)
+{
+    struct gc_bodies in;
+    CHECK(gc_table_read(path, &in) == GC_OK);
+    if (in.n == 0)
+        return;
+    check_forces(b, &in, GC_DEFAULT_EPS * GC_DEFAULT_EPS, "dubinski.tab");
+    gc_bodies_free(&in);
 }
 
 /* Same input twice gives the same bits: the j-split partials are summed in fixed order. */
@@ -330,19 +329,29 @@ static void test_energy_drift(struct gc_backend *gpu)
     gc_bodies_free(&scratch);
 }
 
-int main(void)
+/* Usage: test_backend_cuda [dubinski]. With "dubinski", only the forces on the real table
+ * (their own ctest test, skipped without the file); without, everything else. */
+int main(int argc, char **argv)
 {
     struct gc_backend_options o = {0};
     struct gc_backend *b = NULL;
+    const char *dub = NULL;
     if (gc_backend_cuda_device_count() == 0) {
-        printf("no CUDA device: skipped\n");
+        printf("SKIP: no CUDA device\n");
         return CHECK_SKIP;
     }
+    if (dubinski_part(argc, argv) && !(dub = dubinski_path()))
+        return dubinski_skip();
     /* A device exists, so from here on every failure is a real failure. */
     CHECK(gc_backend_create("cuda", &o, &b) == GC_OK);
     if (!b)
         return CHECK_DONE();
     printf("device: %s\n", gc_backend_device_name(b));
+    if (dub) {
+        test_forces_dubinski(b, dub);
+        gc_backend_destroy(b);
+        return CHECK_DONE();
+    }
     CHECK(strcmp(gc_backend_name(b), "cuda") == 0);
     o.device = 99;
     {

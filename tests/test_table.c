@@ -183,21 +183,18 @@ static void test_round_trip(void)
 }
 
 /* The real table: row count, block layout and masses as documented in shared/data/README.md. */
-static int test_real_file(void)
+static void test_real_file(const char *p)
 {
-    const char *p = dubinski_path();
     struct gc_bodies b;
     double mass[GC_LAYOUT_BLOCKS] = {0}, total = 0.0;
     const double want_mass[GC_LAYOUT_BLOCKS] = {0.817421, 1.712538, 0.430641,
                                                 0.902210, 10.215096, 21.401108};
-    if (!p) {
-        printf("real Dubinski file not found: skipping its checks\n");
-        return 0;
-    }
     CHECK(gc_table_read(p, &b) == GC_OK);
     CHECK(b.n == 81920);
-    if (b.n != 81920)
-        return 1;
+    if (b.n != 81920) {
+        gc_bodies_free(&b);
+        return;
+    }
     for (size_t i = 0, blk = 0, start = 0; i < b.n; i++) {
         while (i >= start + gc_dubinski_blocks[blk]) {
             start += gc_dubinski_blocks[blk];
@@ -214,16 +211,23 @@ static int test_real_file(void)
     CHECK(b.pos[3] == 4.98914e-05f && b.pos[0] == 1.74668f && b.pos[1] == -19.0253f);
     CHECK(b.vel[0] == -0.420658f && b.vel[2] == -0.37661f);
     gc_bodies_free(&b);
-    return 1;
 }
 
-int main(void)
+/* Usage: test_table [dubinski]. With "dubinski", only the checks on the real table (their
+ * own ctest test, skipped without the file); without, everything else. */
+int main(int argc, char **argv)
 {
+    if (dubinski_part(argc, argv)) {
+        const char *p = dubinski_path();
+        if (!p)
+            return dubinski_skip();
+        test_real_file(p);
+        return CHECK_DONE();
+    }
     test_small_table();
     test_layout_header();
     test_bad_inputs();
     test_gzip();
     test_round_trip();
-    test_real_file();
     return CHECK_DONE();
 }

@@ -121,15 +121,12 @@ static void test_synthetic(void)
     gc_bodies_free(&all);
 }
 
-static void test_real(void)
+static void test_real(const char *p)
 {
-    const char *p = dubinski_path();
     struct gc_bodies all, t;
-    if (!p) {
-        printf("real Dubinski file not found: skipping its checks\n");
-        return;
-    }
     CHECK(gc_table_read(p, &all) == GC_OK);
+    if (check_failures)
+        return;
     CHECK(gc_thin_select(&all, 0, 0, &t) == GC_OK);
     CHECK(t.n == 49152); /* disk + bulge of both galaxies, as in the original viewer */
     gc_bodies_free(&t);
@@ -143,9 +140,17 @@ static void test_real(void)
     gc_bodies_free(&all);
 }
 
-int main(void)
+/* Usage: test_thin [dubinski]. With "dubinski", only the checks on the real table (their
+ * own ctest test, skipped without the file); without, the synthetic ones. */
+int main(int argc, char **argv)
 {
+    if (dubinski_part(argc, argv)) {
+        const char *p = dubinski_path();
+        if (!p)
+            return dubinski_skip();
+        test_real(p);
+        return CHECK_DONE();
+    }
     test_synthetic();
-    test_real();
     return CHECK_DONE();
 }

@@ -34,18 +34,40 @@ static inline const char *tmp_path(const char *name)
     return out;
 }
 
-/* Path of the real Dubinski table, or NULL when it is not present. */
-static inline const char *dubinski_path(void)
+/* Where the real Dubinski table is looked for: $GC_SHARED_DATA, else ../shared/data. */
+static inline const char *dubinski_wanted(void)
 {
     static char buf[1024];
     const char *dir = getenv("GC_SHARED_DATA");
-    FILE *f;
     snprintf(buf, sizeof buf, "%s/dubinski.tab.gz", dir && *dir ? dir : "../shared/data");
-    f = fopen(buf, "rb");
+    return buf;
+}
+
+/* Path of the real Dubinski table, or NULL when it is not present. */
+static inline const char *dubinski_path(void)
+{
+    const char *path = dubinski_wanted();
+    FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     fclose(f);
-    return buf;
+    return path;
+}
+
+/* Whether the command line asks for a test's part on the real Dubinski table (argument
+ * "dubinski"). ctest registers that part as its own test, so that a machine without the
+ * file reports it skipped (dubinski_skip) instead of passing it unrun. */
+static inline int dubinski_part(int argc, char **argv)
+{
+    return argc > 1 && strcmp(argv[1], "dubinski") == 0;
+}
+
+/* Says why the Dubinski part cannot run; the status ctest reads as "skipped". */
+static inline int dubinski_skip(void)
+{
+    printf("SKIP: %s not found (set GC_SHARED_DATA to the folder holding it)\n",
+           dubinski_wanted());
+    return 77;
 }
 
 static inline void write_text(const char *path, const char *text)

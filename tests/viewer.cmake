@@ -25,9 +25,18 @@ endfunction()
 find_program(GC_XVFB Xvfb)
 find_program(GC_XDOTOOL xdotool)
 find_package(Python3 COMPONENTS Interpreter)
+# Whether this build records movies (src/record builds gc_record from record_ffmpeg.c or
+# record_none.c): test_window.py then expects a movie from 'v', or reports that check skipped.
+get_target_property(gc_record_sources gc_record SOURCES)
+if(gc_record_sources MATCHES "record_ffmpeg")
+  set(gc_has_record 1)
+else()
+  set(gc_has_record 0)
+endif()
 set(GC_VIEWER_ENV
   "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
-  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+  "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
+  "GC_TEST_HAS_RECORD=${gc_has_record}")
 
 if(Python3_FOUND)
   # No X server needed (and none may be used): DISPLAY is removed inside the script.

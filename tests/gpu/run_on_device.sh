@@ -55,6 +55,12 @@ for t in test_backend_cuda test_bench_cuda; do
     "$BIN/$t"
     check "$t" $?
 done
+if [ -f "$DUB" ]; then
+    "$BIN/test_backend_cuda" dubinski
+    check test_backend_cuda-dubinski $?
+else
+    echo "dubinski.tab.gz not found: test_backend_cuda dubinski skipped"
+fi
 
 step "compare: Dubinski table, 81,920 bodies, 20 steps, GPU vs CPU vs float64"
 fi

@@ -122,6 +122,7 @@ check(sanitizer.effective_returncode(p.returncode, p.stderr) == 0 and
       re.search(r"t = [0-9.e+-]+ Henon units", p.stderr) is not None,
       "--model plummer (hermite4) runs headless; time in Henon units")
 check("a star cluster has none" in p.stderr, "--tour with a cluster says it does not apply")
+check(os.path.exists(path), "--screenshot wrote the cluster's picture %s" % path)
 if os.path.exists(path):
     img = imgcheck.read_png(path)
     lc = imgcheck.lit_fraction(img, imgcheck.region(img, 0.3, 0.3, 0.7, 0.7))

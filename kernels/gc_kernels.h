@@ -141,6 +141,8 @@ int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_
 struct gc_cuda_tree_ctl {
     float frame[4];     /* key frame: the cube's lowest corner and 2^21 / side */
     int cells, leaves;  /* cells made (may pass the store's size when it overflows), leaves */
+    unsigned long long leaf_bodies; /* bodies in all leaves */
+    float root_mass;    /* the root's mass, from the moments */
     int overflow;       /* cells left unsplit for want of room */
     int stack_full;     /* walks that summed a cell directly for want of stack */
     int gen[GC_TREE_LEVELS + 3];      /* first cell of each generation (gen[0] = the root) */

@@ -125,6 +125,8 @@ static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
         c->frame[3] = scale;
         c->cells = 1;
         c->leaves = 0;
+        c->leaf_bodies = 0;
+        c->root_mass = 0.0f;
         c->overflow = 0;
         c->stack_full = 0;
         c->cell_int = 0;
@@ -164,6 +166,7 @@ static __device__ __forceinline__ void set_leaf(tree_view &T, int c, int b, int 
 {
     T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(b), __int_as_float(-(e - b)));
     atomicAdd(&T.ctl->leaves, 1);
+    atomicAdd(&T.ctl->leaf_bodies, (unsigned long long)(e - b));
 }
 
 /* The cells of generation g, [gen[g], gen[g+1]): each with more than GC_TREE_LEAF bodies
@@ -290,6 +293,8 @@ static __global__ void __launch_bounds__(TT) t_moments(tree_view T, int g)
         T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], 0.0f);
         T.bhi[c] = make_float4(m.hi[0], m.hi[1], m.hi[2], 0.0f);
         T.misc[c] = make_float4(m.q[4], gc_tree_open_radius2(&m, T.theta), misc.z, misc.w);
+        if (c == 0)
+            T.ctl->root_mass = m.m;
     }
 }
 

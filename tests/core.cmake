@@ -3,10 +3,15 @@ gc_add_test(test_table test_table.c)
 gc_add_test(test_thin test_thin.c)
 gc_add_test(test_physics test_physics.c)
 gc_add_test(test_cli test_cli.c)
+# The tree force method on the CPU: accuracy, hard cases, rank splits, reversibility, energy.
+gc_add_test(test_tree test_tree.c)
+find_package(OpenMP REQUIRED COMPONENTS C)
+target_link_libraries(test_tree PRIVATE OpenMP::OpenMP_C)
+set_tests_properties(test_tree PROPERTIES TIMEOUT 600)
 # Their checks on the real Dubinski table (shared/data/dubinski.tab.gz), each a test of its own
 # ("<test> dubinski") that returns 77 when the file is absent: ctest then reports it skipped,
 # where inside the main test it would have passed unrun.
-foreach(t test_table test_thin test_physics)
+foreach(t test_table test_thin test_physics test_tree)
   add_test(NAME ${t}_dubinski COMMAND ${t} dubinski)
   get_test_property(${t} ENVIRONMENT env)
   set_tests_properties(${t}_dubinski PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")

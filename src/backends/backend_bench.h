@@ -3,6 +3,8 @@
 #ifndef GC_BACKEND_BENCH_H
 #define GC_BACKEND_BENCH_H
 
+#include <stddef.h>
+
 #include "backend.h"
 
 #ifdef __cplusplus
@@ -21,6 +23,8 @@ struct gc_backend_bench {
     enum gc_status (*force_kernel)(struct gc_backend *b, float eps2, int kernel);
     /* optional: one line describing how the force pass is laid out for the current N */
     const char *(*plan)(struct gc_backend *b);
+    /* optional: device memory in use now, bytes (the benchmark's per-body figure) */
+    enum gc_status (*memory)(struct gc_backend *b, size_t *bytes);
 };
 
 /* The backend's benchmark table, or NULL. */

@@ -155,6 +155,7 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
     enum gc_status st;
     t->nodes = 0;
     t->stats.leaves = 0;
+    t->stats.leaf_bodies = 0;
     st = add_node(t, 0, (int32_t)n);
     for (size_t c = 0; c < t->nodes && st == GC_OK; c++) {
         const int32_t b = t->node[c].begin, e = t->node[c].end;
@@ -166,6 +167,7 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
             t->node[c].first = b;
             t->node[c].count = -(e - b);
             t->stats.leaves++;
+            t->stats.leaf_bodies += (uint64_t)(e - b);
             continue;
         }
         t->node[c].first = (int32_t)t->nodes;
@@ -323,6 +325,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.moments_ms = t3 - t2;
         t->stats.walk_ms = now_ms() - t3;
         t->stats.cells = t->nodes;
+        t->stats.root_mass = t->node[0].mo.m;
         t->stats.cell_interactions = c->i1 > c->i0 ? cells / (double)(c->i1 - c->i0) : 0.0;
         t->stats.body_interactions = c->i1 > c->i0 ? bodies / (double)(c->i1 - c->i0) : 0.0;
         t->stats.complete = 1;

@@ -376,11 +376,21 @@ static const char *bench_plan(struct gc_backend *b)
     return gc_cuda_allpairs_plan(b->ctx);
 }
 
+static enum gc_status bench_memory(struct gc_backend *b, size_t *bytes)
+{
+    size_t free_b = 0, total_b = 0;
+    (void)b;
+    GC_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    *bytes = total_b - free_b;
+    return GC_OK;
+}
+
 static const struct gc_backend_bench cuda_bench = {
     .mark = bench_mark,
     .elapsed = bench_elapsed,
     .force_kernel = bench_force_kernel,
     .plan = bench_plan,
+    .memory = bench_memory,
 };
 
 static enum gc_status tree_stats(struct gc_backend *b, struct gc_tree_stats *out)

@@ -166,6 +166,8 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->walk_ms = elapsed(t->ev[s][EV_MOMENTS], t->ev[s][EV_WALKED]);
     o->cells = (uint64_t)(k->cells < t->d.cap ? k->cells : t->d.cap);
     o->leaves = (uint64_t)k->leaves;
+    o->leaf_bodies = k->leaf_bodies;
+    o->root_mass = k->root_mass;
     o->cell_interactions = (double)k->cell_int / own;
     o->body_interactions = (double)k->body_int / own;
     o->complete = k->overflow == 0 && k->stack_full == 0;

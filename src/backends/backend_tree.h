@@ -19,6 +19,8 @@ struct gc_tree_stats {
     double walk_ms;      /* the group walks: interaction lists and forces */
     uint64_t cells;      /* cells of the tree */
     uint64_t leaves;     /* of which leaves */
+    uint64_t leaf_bodies; /* bodies in all leaves: N when the leaves hold every body once */
+    double root_mass;    /* the root cell's mass: the total mass when none is lost */
     double cell_interactions; /* body-cell interactions per body (mean over the bodies) */
     double body_interactions; /* body-body interactions per body */
     int complete;        /* 1: every cell that should have been split was (0: the cell store

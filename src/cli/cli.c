@@ -319,6 +319,12 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
                      "--screenshot-after or the 's' key)");
         return GC_ERR_INVALID;
     }
+    if (o->theta_sweep && (o->mode != GC_MODE_BENCHMARK || !o->params.force ||
+                           strcmp(o->params.force, "tree") != 0 || o->sweep)) {
+        gc_log_error("--theta-sweep applies with --benchmark --force tree (and not with "
+                     "--sweep)");
+        return GC_ERR_INVALID;
+    }
     if ((o->json || o->sweep) && o->mode != GC_MODE_BENCHMARK) {
         gc_log_error("--json and --sweep only apply with --benchmark");
         return GC_ERR_INVALID;

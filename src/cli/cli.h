@@ -69,6 +69,7 @@ struct gc_options {
     int width, height;         /* --size WxH; default 1280x800 */
     int json;                  /* --json: machine-readable benchmark output */
     int sweep;                 /* --sweep: benchmark over a range of N */
+    int theta_sweep;           /* --theta-sweep: tree benchmark over a range of opening angles */
     int repeats;               /* --repeats K: benchmark repeats; default 5 */
     int quiet;                 /* --quiet: errors only */
     /* viewer: picture, movies, camera */

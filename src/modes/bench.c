@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "backend_bench.h"
+#include "bench_parts.h"
+#include "force.h"
 #include "log.h"
 #include "models.h"
 #include "sim.h"
@@ -26,6 +28,11 @@
  * times dt^2 growth, far below this, while chaotic growth over long runs is not a bug. */
 #define COMPARE_ACC_RMS_TOL 1e-5
 #define COMPARE_POS_RMS_TOL 1e-4
+/* The two backends build the same tree with the same formulas: their forces differ by the
+ * rounding of the sums (~1e-6), and where the GPU's fused multiply-adds tip a cell exactly
+ * at its opening radius the other way, by that cell's approximation error (~1e-4) for a
+ * few bodies. */
+#define COMPARE_TREE_RMS_TOL 1e-4
 /* Rows of the float64 force reference: all of them up to this many, else an even sample. */
 #define COMPARE_REF_ROWS 4096
 
@@ -39,49 +46,6 @@ struct bench_row {
     char plan[64];
 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Timer: the backend's own (CUDA events on its stream) where its benchmark table has one, a
- * monotonic clock around a synchronised region otherwise. */
-static enum gc_status timer_start(struct gc_backend *b, double *t0)
-{
-    const struct gc_backend_bench *t = gc_backend_bench(b);
-    if (t)
-        return t->mark(b, 0);
-    *t0 = now_s();
-    return gc_backend_sync(b);
-}
-
-static enum gc_status timer_stop(struct gc_backend *b, double t0, double *ms)
-{
-    const struct gc_backend_bench *t = gc_backend_bench(b);
-    enum gc_status st;
-    if (t) {
-        st = t->mark(b, 1);
-        return st != GC_OK ? st : t->elapsed(b, ms);
-    }
-    st = gc_backend_sync(b);
-    *ms = (now_s() - t0) * 1e3;
-    return st;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* What one timed repeat runs: `steps` leapfrog steps, or `steps` force kernels alone (the
  * backend's benchmark table: KERNEL its own, REFERENCE the classic one). */
 enum what { STEPS = -1, KERNEL = 0, REFERENCE = 1 };
@@ -91,7 +55,7 @@ static enum gc_status run_once(struct gc_sim *sim, int what, unsigned steps, dou
     struct gc_backend *b = gc_sim_backend(sim);
     const struct gc_sim_params *p = gc_sim_params(sim);
     double t0 = 0.0;
-    enum gc_status st = timer_start(b, &t0);
+    enum gc_status st = gc_bench_timer_start(b, &t0);
     if (st != GC_OK)
         return st;
     if (what == STEPS) {
@@ -103,7 +67,7 @@ static enum gc_status run_once(struct gc_sim *sim, int what, unsigned steps, dou
     }
     if (st != GC_OK)
         return st;
-    st = timer_stop(b, t0, ms);
+    st = gc_bench_timer_stop(b, t0, ms);
     *ms /= (double)steps;
     return st;
 }
@@ -120,7 +84,7 @@ static enum gc_status time_median(struct gc_sim *sim, int what, unsigned steps, 
     for (int r = 0; r < repeats && st == GC_OK; r++)
         st = run_once(sim, what, steps, &t[r]);
     if (st == GC_OK)
-        *ms = median(t, repeats);
+        *ms = gc_bench_median(t, repeats);
     return st;
 }
 
@@ -215,6 +179,7 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
 enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies *initial,
                             struct gc_backend *backend)
 {
+    struct gc_options allpairs;
     /* --sweep sizes: powers of two, the Dubinski table's 81,920, and a million bodies. */
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
     static const size_t sweep_cpu[] = {1024, 2048, 4096, 8192, 16384};
@@ -223,6 +188,14 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     int count = opt->sweep ? (device ? 7 : 5) : 1;
     struct bench_row rows[8];
     enum gc_status st = GC_OK;
+
+    /* All pairs unless the tree is asked for: this table has the kernel alone and the
+     * classic kernel beside it, which only all pairs have. */
+    if (opt->params.force && strcmp(opt->params.force, "tree") == 0)
+        return gc_bench_tree(opt, initial, backend);
+    allpairs = *opt;
+    allpairs.params.force = "allpairs";
+    opt = &allpairs;
 
     for (int k = 0; k < count && st == GC_OK; k++) {
         if (!opt->sweep) {
@@ -242,39 +215,68 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     return st;
 }
 
-/* float64 reference force on body i (same formula, self-pair adds zero). */
-static void ref_accel(const struct gc_bodies *b, size_t i, double eps2, double a[3])
+/* Relative RMS of a's accelerations (vel xyz) against b's, over all bodies. */
+static double rms_between(const struct gc_bodies *a, const struct gc_bodies *b)
 {
-    const double xi = b->pos[4 * i], yi = b->pos[4 * i + 1], zi = b->pos[4 * i + 2];
-    a[0] = a[1] = a[2] = 0.0;
-    for (size_t j = 0; j < b->n; j++) {
-        const double dx = b->pos[4 * j] - xi, dy = b->pos[4 * j + 1] - yi,
-                     dz = b->pos[4 * j + 2] - zi;
-        const double r2 = dx * dx + dy * dy + dz * dz + eps2;
-        const double s = b->pos[4 * j + 3] / (r2 * sqrt(r2));
-        a[0] += dx * s;
-        a[1] += dy * s;
-        a[2] += dz * s;
-    }
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < a->n; i++)
+        for (int k = 0; k < 3; k++) {
+            const double d = (double)a->vel[4 * i + k] - b->vel[4 * i + k];
+            num += d * d;
+            den += (double)b->vel[4 * i + k] * b->vel[4 * i + k];
+        }
+    return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
-struct err_stats {
-    double rms, max; /* norm-wise relative RMS, largest per-body relative error */
-};
+/* Positions of a against b after the same steps: RMS and largest difference relative to
+ * the system's RMS radius about b's centre of mass. */
+static void position_difference(const struct gc_bodies *a, const struct gc_bodies *b,
+                                double *rms, double *max)
+{
+    double c[3] = {0, 0, 0}, m = 0.0, r2 = 0.0, d2sum = 0.0, scale;
+    const size_t n = b->n;
+    *max = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        m += b->pos[4 * i + 3];
+        for (int k = 0; k < 3; k++)
+            c[k] += b->pos[4 * i + 3] * b->pos[4 * i + k];
+    }
+    for (int k = 0; k < 3; k++)
+        c[k] /= m;
+    for (size_t i = 0; i < n; i++) {
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            const double x = b->pos[4 * i + k] - c[k];
+            const double d = (double)a->pos[4 * i + k] - b->pos[4 * i + k];
+            r2 += x * x;
+            d2 += d * d;
+        }
+        d2sum += d2;
+        *max = fmax(*max, sqrt(d2));
+        if (!isfinite(d2))
+            *max = INFINITY;
+    }
+    scale = sqrt(r2 / (double)n);
+    *rms = isfinite(d2sum) ? sqrt(d2sum / (double)n) / scale : INFINITY;
+    *max /= scale;
+}
 
 enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bodies *initial)
 {
     struct gc_backend_options bo = {0};
     struct gc_backend *be[2] = {NULL, NULL};
     const char *names[2] = {"cuda", "cpu"};
-    struct gc_bodies acc[2] = {{0}, {0}}, fin[2] = {{0}, {0}};
-    struct err_stats ea[2] = {{0, 0}, {0, 0}};
+    struct gc_bodies acc[2] = {{0}, {0}}, tacc[2] = {{0}, {0}}, fin[2] = {{0}, {0}};
+    struct gc_bench_errors ea[2], et[2];
     const size_t n = initial->n;
     const size_t rows = n < COMPARE_REF_ROWS ? n : COMPARE_REF_ROWS;
     const unsigned steps = opt->steps ? opt->steps : 10;
     const float eps2 = opt->params.eps * opt->params.eps;
     const struct gc_force_params fp = {.method = GC_FORCE_ALLPAIRS, .eps2 = eps2};
-    double *ref = NULL, pos_rms = 0.0, pos_max = 0.0;
+    const struct gc_force_params ft = {.method = GC_FORCE_TREE, .eps2 = eps2,
+                                       .theta = opt->params.theta};
+    enum gc_force_method method = GC_FORCE_ALLPAIRS;
+    double *ref = NULL, pos_rms = 0.0, pos_max = 0.0, tree_rms = 0.0;
     enum gc_status st = GC_OK;
 
     bo.threads = opt->threads;
@@ -285,6 +287,8 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
         if (st == GC_OK)
             st = gc_bodies_alloc(&acc[k], n);
         if (st == GC_OK)
+            st = gc_bodies_alloc(&tacc[k], n);
+        if (st == GC_OK)
             st = gc_bodies_alloc(&fin[k], n);
     }
     if (st != GC_OK) {
@@ -292,36 +296,25 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
                      gc_status_str(st));
         goto out;
     }
-    ref = malloc(rows * 3 * sizeof *ref);
+    st = gc_force_method_choose(opt->params.force, n, be[0], &method);
+    ref = st == GC_OK ? gc_bench_reference_rows(initial, rows, (double)eps2) : NULL;
     if (!ref) {
-        st = GC_ERR_NOMEM;
-        gc_log_error("--compare: out of memory");
+        st = st == GC_OK ? GC_ERR_NOMEM : st;
         goto out;
     }
-    /* Forces of both backends against float64, on the same initial state. */
-#pragma omp parallel for schedule(dynamic, 8)
-    for (long r = 0; r < (long)rows; r++)
-        ref_accel(initial, (size_t)r * n / rows, (double)eps2, &ref[3 * r]);
+    /* Forces of both backends against float64, on the same initial state: all pairs, and
+     * the tree when the run uses it (then also the two trees against each other). */
     for (int k = 0; k < 2 && st == GC_OK; k++) {
-        double num = 0.0, den = 0.0;
         st = gc_backend_accelerations(be[k], initial, &fp, &acc[k]);
-        for (size_t r = 0; r < rows && st == GC_OK; r++) {
-            const size_t i = r * n / rows;
-            double d2 = 0.0, a2 = 0.0;
-            for (int c = 0; c < 3; c++) {
-                const double d = (double)acc[k].vel[4 * i + c] - ref[3 * r + c];
-                d2 += d * d;
-                a2 += ref[3 * r + c] * ref[3 * r + c];
-            }
-            num += d2;
-            den += a2;
-            if (a2 > 0.0 && sqrt(d2 / a2) > ea[k].max)
-                ea[k].max = sqrt(d2 / a2);
-            if (a2 == 0.0 && d2 > 0.0)
-                ea[k].max = INFINITY;
-        }
-        ea[k].rms = den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
+        if (st == GC_OK)
+            gc_bench_errors_of(&acc[k], ref, rows, &ea[k]);
+        if (st == GC_OK && method == GC_FORCE_TREE)
+            st = gc_backend_accelerations(be[k], initial, &ft, &tacc[k]);
+        if (st == GC_OK && method == GC_FORCE_TREE)
+            gc_bench_errors_of(&tacc[k], ref, rows, &et[k]);
     }
+    if (st == GC_OK && method == GC_FORCE_TREE)
+        tree_rms = rms_between(&tacc[0], &tacc[1]);
     /* The same K leapfrog steps on both; positions relative to the system's RMS radius. */
     for (int k = 0; k < 2 && st == GC_OK; k++) {
         struct gc_sim sim;
@@ -332,52 +325,34 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
             st = gc_sim_download(&sim, &fin[k]);
         gc_sim_free(&sim);
     }
+    if (st == GC_OK)
+        position_difference(&fin[0], &fin[1], &pos_rms, &pos_max);
     if (st == GC_OK) {
-        double c[3] = {0, 0, 0}, m = 0.0, r2 = 0.0, d2sum = 0.0, scale;
-        for (size_t i = 0; i < n; i++) {
-            m += fin[1].pos[4 * i + 3];
-            for (int k = 0; k < 3; k++)
-                c[k] += fin[1].pos[4 * i + 3] * fin[1].pos[4 * i + k];
-        }
-        for (int k = 0; k < 3; k++)
-            c[k] /= m;
-        for (size_t i = 0; i < n; i++) {
-            double d2 = 0.0;
-            for (int k = 0; k < 3; k++) {
-                const double x = fin[1].pos[4 * i + k] - c[k];
-                const double d = (double)fin[0].pos[4 * i + k] - fin[1].pos[4 * i + k];
-                r2 += x * x;
-                d2 += d * d;
-            }
-            d2sum += d2;
-            if (sqrt(d2) > pos_max)
-                pos_max = sqrt(d2);
-            if (!isfinite(d2))
-                pos_max = INFINITY;
-        }
-        scale = sqrt(r2 / (double)n);
-        pos_rms = sqrt(d2sum / (double)n) / scale;
-        pos_max /= scale;
-        if (!isfinite(d2sum))
-            pos_rms = INFINITY;
-    }
-    if (st == GC_OK) {
-        printf("# compare: %zu bodies, eps %g, dt %g, %u steps; cuda on %s vs cpu on %s\n", n,
-               opt->params.eps, opt->params.dt, steps, gc_backend_device_name(be[0]),
+        printf("# compare: %zu bodies, eps %g, dt %g, %u steps (%s); cuda on %s vs cpu on %s\n",
+               n, opt->params.eps, opt->params.dt, steps,
+               method == GC_FORCE_TREE ? "tree" : "all pairs", gc_backend_device_name(be[0]),
                gc_backend_device_name(be[1]));
         printf("# float64 force reference over %zu %s rows\n", rows,
                rows == n ? "(all)" : "(evenly sampled)");
         for (int k = 0; k < 2; k++)
             printf("accel %-4s vs float64: relative RMS %.3e, max per-body relative %.3e\n",
                    names[k], ea[k].rms, ea[k].max);
+        for (int k = 0; k < 2 && method == GC_FORCE_TREE; k++)
+            printf("tree  %-4s (theta %.2f) vs float64: per-body relative median %.3e, 99th "
+                   "percentile %.3e, max %.3e (RMS %.3e)\n", names[k], opt->params.theta,
+                   et[k].median, et[k].p99, et[k].max, et[k].rms);
+        if (method == GC_FORCE_TREE)
+            printf("tree  cuda vs cpu: relative RMS %.3e (tolerance %.0e)\n", tree_rms,
+                   COMPARE_TREE_RMS_TOL);
         printf("positions cuda vs cpu after %u steps: RMS %.3e, max %.3e (relative to the "
                "RMS radius)\n", steps, pos_rms, pos_max);
         printf("tolerances: accel relative RMS <= %.0e, position RMS <= %.0e\n",
                COMPARE_ACC_RMS_TOL, COMPARE_POS_RMS_TOL);
         if (!(ea[0].rms <= COMPARE_ACC_RMS_TOL) || !(ea[1].rms <= COMPARE_ACC_RMS_TOL) ||
-            !(pos_rms <= COMPARE_POS_RMS_TOL)) {
+            !(pos_rms <= COMPARE_POS_RMS_TOL) || !(tree_rms <= COMPARE_TREE_RMS_TOL)) {
             gc_log_error("compare: difference beyond tolerance (accel cuda %.3e, cpu %.3e, "
-                         "positions %.3e)", ea[0].rms, ea[1].rms, pos_rms);
+                         "tree cuda vs cpu %.3e, positions %.3e)", ea[0].rms, ea[1].rms,
+                         tree_rms, pos_rms);
             st = GC_ERR_CUDA;
         } else {
             printf("compare: PASS\n");
@@ -387,6 +362,7 @@ out:
     free(ref);
     for (int k = 0; k < 2; k++) {
         gc_bodies_free(&acc[k]);
+        gc_bodies_free(&tacc[k]);
         gc_bodies_free(&fin[k]);
         gc_backend_destroy(be[k]);
     }

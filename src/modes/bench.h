@@ -15,6 +15,11 @@ extern "C" {
 enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies *initial,
                             struct gc_backend *backend);
 enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bodies *initial);
+/* --benchmark --force tree (bench_tree.c): per N (--sweep) or per opening angle
+ * (--theta-sweep), ms per step and its phases, interactions, memory, error against float64,
+ * and all pairs at the same N up to 2^20 bodies. */
+enum gc_status gc_bench_tree(const struct gc_options *opt, const struct gc_bodies *initial,
+                             struct gc_backend *backend);
 
 #ifdef __cplusplus
 }

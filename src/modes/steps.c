@@ -56,14 +56,18 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
     if (gc_sim_ranks(s) > 1)
         printf(" on each of %d ranks", gc_sim_ranks(s));
     printf(", integrator %s, eps %g, ", scheme->name, p->eps);
+    if (gc_sim_force_method(s) == GC_FORCE_TREE)
+        printf("force tree (theta %g), ", p->theta);
     if (gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS))
         printf("eta %g, dt_max %g, to t = %g\n", gc_sim_scheme_params(s)->eta,
                gc_sim_scheme_params(s)->dt_max, t_end);
     else
         printf("dt %g (%.3g Myr), %u steps\n", p->dt, p->dt * GC_MYR_PER_TIME_UNIT,
                o->steps ? o->steps : (unsigned)llround(t_end / p->dt));
-    printf("# total mass %.10g, kinetic %.8e, potential %.8e, virial ratio 2K/|W| %.4f\n",
-           d->mass, d->kinetic, d->potential, 2.0 * d->kinetic / fabs(d->potential));
+    printf("# total mass %.10g, kinetic %.8e, potential %.8e%s, virial ratio 2K/|W| %.4f\n",
+           d->mass, d->kinetic, d->potential,
+           gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
+           2.0 * d->kinetic / fabs(d->potential));
     printf("# %8s %11s %19s %11s %11s %11s %11s %10s %12s\n", "step",
            o->units == GC_UNITS_GALAXY ? "time[Myr]" : "time", "energy", "dE/|E0|", "|P|",
            "|L|", "|v_com|", "wall[s]", "interactions");
@@ -158,11 +162,14 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     {
         const struct gc_integrator_iface *scheme = gc_sim_scheme(&sim);
         const int block = gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS);
-        printf("# %llu %ss in %.3f s: %.2f %ss/s, %.3e interactions/s (%s, self-pairs "
-               "counted)\n", (unsigned long long)(s1.steps - s0.steps), scheme->step_noun,
-               elapsed, (double)(s1.steps - s0.steps) / elapsed, scheme->step_noun,
+        printf("# %llu %ss in %.3f s: %.2f %ss/s, %.3e interactions/s (%s)\n",
+               (unsigned long long)(s1.steps - s0.steps), scheme->step_noun, elapsed,
+               (double)(s1.steps - s0.steps) / elapsed, scheme->step_noun,
                (s1.interactions - s0.interactions) / elapsed,
-               block ? "active x N per block step" : "N^2 per step");
+               gc_sim_force_method(&sim) == GC_FORCE_TREE
+                   ? "tree: body-cell and body-body interactions counted in each pass"
+               : block ? "active x N per block step, self-pairs counted"
+                       : "N^2 per step, self-pairs counted");
     }
     if (p.profile)
         print_profile(&sim, &prof0, &s0, elapsed);

@@ -337,6 +337,11 @@ enum gc_force_method gc_sim_force_method(const struct gc_sim *s)
     return s->force.method;
 }
 
+int gc_sim_potential_exact(const struct gc_sim *s)
+{
+    return gc_force_potential_exact(&s->force);
+}
+
 enum gc_status gc_sim_tree_stats(struct gc_sim *s, struct gc_tree_stats *out)
 {
     return gc_force_tree_stats(&s->force, out);

@@ -126,6 +126,9 @@ const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
 const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
 /* The force method chosen for this run. */
 enum gc_force_method gc_sim_force_method(const struct gc_sim *s);
+/* 1 when diagnostics measure the potential energy exactly (all pairs), 0 when with the
+ * force method's approximation (the tree above a few hundred thousand bodies). */
+int gc_sim_potential_exact(const struct gc_sim *s);
 /* The tree method's figures of its latest pass (valid = 0 with all pairs). */
 enum gc_status gc_sim_tree_stats(struct gc_sim *s, struct gc_tree_stats *out);
 struct gc_backend *gc_sim_backend(const struct gc_sim *s);

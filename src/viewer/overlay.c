@@ -8,9 +8,6 @@
 static const float WHITE[4] = {0.92f, 0.94f, 1.0f, 1.0f}, DIM[4] = {0.6f, 0.65f, 0.75f, 1.0f},
                    WARN[4] = {1.0f, 0.45f, 0.35f, 1.0f}, PANEL[4] = {0.0f, 0.0f, 0.0f, 0.6f};
 
-/* Flops per body-body interaction in the GFLOP/s figure: the classic CUDA nbody convention
- * (cuda-samples nbody, GPU Gems 3 ch. 31), which counts a softened interaction as 20. */
-
 int gc_overlay_scale(int fb_h)
 {
     return (int)fmaxf(1.0f, floorf((float)fb_h / 400.0f + 0.5f));
@@ -27,9 +24,17 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
     snprintf(lines[nl++], sizeof lines[0], "N %zu   BACKEND %s (%s)", i->n, i->backend, i->device);
     snprintf(lines[nl++], sizeof lines[0], "%.1f FPS   %.1f %s/S   %s", i->fps, i->sps,
              i->block_steps ? "BLOCK STEPS" : "STEPS", i->integrator);
-    snprintf(lines[nl++], sizeof lines[0], "%.3g INTERACTIONS/S   %.2f GFLOP/S", i->ips,
-             i->flops * i->ips * 1e-9);
-    snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT %.0f FLOPS PER INTERACTION)", i->flops);
+    if (i->tree) {
+        snprintf(lines[nl++], sizeof lines[0], "TREE THETA %.2f   BUILD %.2f MS   WALK %.2f MS",
+                 i->theta, i->tree_build_ms, i->tree_walk_ms);
+        snprintf(lines[nl++], sizeof lines[0], "(%.0f INTERACTIONS A BODY, %.3g/S)",
+                 i->tree_interactions, i->ips);
+    } else {
+        snprintf(lines[nl++], sizeof lines[0], "%.3g INTERACTIONS/S   %.2f GFLOP/S", i->ips,
+                 i->flops * i->ips * 1e-9);
+        snprintf(lines[nl++], sizeof lines[0], "(GFLOP/S AT %.0f FLOPS PER INTERACTION)",
+                 i->flops);
+    }
     if (i->block_steps)
         snprintf(lines[nl++], sizeof lines[0], "T %s   BLOCK STEP %llu   ACTIVE %llu/%zu",
                  i->time, i->steps, i->active, i->n);

@@ -18,7 +18,12 @@ struct gc_overlay_info {
     double fps, sps;            /* frames and steps (Hermite: block steps) per second of the
                                  * last second */
     double ips;                 /* pairwise interactions per second of the last second */
-    double flops;               /* flops counted per interaction by the scheme */
+    double flops;               /* flops counted per interaction by the scheme (all pairs) */
+    int tree;                   /* 1 = the tree force method: the next fields apply */
+    double theta;               /* tree: opening angle */
+    double tree_build_ms;       /* tree: sort, build and moments of its latest pass */
+    double tree_walk_ms;        /* tree: the walks of its latest pass */
+    double tree_interactions;   /* tree: interactions a body of that pass; 0 = not yet known */
     const char *time;           /* simulated time as shown: "123.4 MYR", "1.234 HENON" */
     const char *integrator;     /* "leapfrog", "hermite4", "hermite6" */
     int block_steps;            /* 1 = individual (block) time steps: no single dt */

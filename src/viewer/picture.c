@@ -101,6 +101,16 @@ static void stats_panel(struct gc_app *a)
     i.sps = a->stats.sps;
     i.ips = a->stats.ips;
     i.flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
+    if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE) {
+        struct gc_tree_stats ts;
+        i.tree = 1;
+        i.theta = gc_sim_params(&a->sim)->theta;
+        if (gc_sim_tree_stats(&a->sim, &ts) == GC_OK && ts.valid) {
+            i.tree_build_ms = ts.sort_ms + ts.build_ms + ts.moments_ms;
+            i.tree_walk_ms = ts.walk_ms;
+            i.tree_interactions = ts.cell_interactions + ts.body_interactions;
+        }
+    }
     gc_app_time_text(a, 0, when, sizeof when);
     i.time = when;
     i.integrator = gc_sim_scheme(&a->sim)->name;

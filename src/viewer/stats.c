@@ -96,11 +96,16 @@ void gc_app_stats_update(struct gc_app *a, double now)
         else
             snprintf(drift, sizeof drift, "n/a");
         gc_app_time_text(a, 1, when, sizeof when);
+        char force[48];
+        if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE)
+            snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(&a->sim)->theta);
+        else
+            snprintf(force, sizeof force, "%.1f GFLOP/s",
+                     gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9);
         snprintf(title, sizeof title,
-                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %.1f GFLOP/s "
-                 "| %s | dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend),
-                 s->fps, s->sps, gc_app_block_steps(a) ? "block " : "", s->ips,
-                 gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9, when, drift,
+                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | "
+                 "dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend), s->fps, s->sps,
+                 gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
                  a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
         gc_app_window_title(a, title);
     }

@@ -1,0 +1,417 @@
+/* The tree force method on the CPU backend: accuracy against a float64 direct sum, the hard cases, independence of the rank split, reversibility and energy. */
+/* SPDX-License-Identifier: MIT */
+/* "test_tree dubinski" runs the accuracy check on the Dubinski table with its halos
+ * (skipped without the file); the rest runs on generated bodies. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_tree.h"
+#include "check.h"
+#include "diagnostics.h"
+#include "io.h"
+#include "models.h"
+#include "sim.h"
+#include "test_util.h"
+#include "tree_formulas.h"
+
+#define EPS 0.025f
+/* The accuracy targets at the default opening angle (docs/physics.md, "The tree"): the
+ * per-body relative error of the acceleration against the exact softened sum. */
+#define MEDIAN_TOL 3e-4
+#define P99_TOL 3e-3
+
+static struct gc_force_params tree(float theta)
+{
+    struct gc_force_params fp = {.method = GC_FORCE_TREE, .eps2 = EPS * EPS, .theta = theta};
+    return fp;
+}
+
+/* Exact softened acceleration on body i, in double, written here from the formula. */
+static void direct(const struct gc_bodies *b, size_t i, double a[3])
+{
+    a[0] = a[1] = a[2] = 0.0;
+    for (size_t j = 0; j < b->n; j++) {
+        double d[3], r2 = (double)EPS * EPS;
+        for (int k = 0; k < 3; k++) {
+            d[k] = (double)b->pos[4 * j + k] - b->pos[4 * i + k];
+            r2 += d[k] * d[k];
+        }
+        for (int k = 0; k < 3; k++)
+            a[k] += b->pos[4 * j + 3] * d[k] / (r2 * sqrt(r2));
+    }
+}
+
+static double total_mass(const struct gc_bodies *b)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < b->n; i++)
+        m += b->pos[4 * i + 3];
+    return m;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+struct errors {
+    double median, p99, max; /* per-body relative errors */
+    double rms;              /* norm-wise: sqrt(sum |a - a_ref|^2 / sum |a_ref|^2) */
+    int finite;
+};
+
+/* Relative errors of the accelerations acc (vel of the bodies gc_backend_accelerations
+ * gave) against the direct sum, over `rows` evenly spaced bodies (all when rows >= n). */
+static struct errors errors_of(const struct gc_bodies *b, const struct gc_bodies *acc, size_t rows)
+{
+    struct errors e = {0, 0, 0, 0, 1};
+    double *r, num = 0.0, den = 0.0;
+    if (rows > b->n)
+        rows = b->n;
+    r = malloc(rows * sizeof *r);
+#pragma omp parallel for schedule(dynamic, 8)
+    for (long q = 0; q < (long)rows; q++) {
+        const size_t i = (size_t)q * b->n / rows;
+        double a[3], d2 = 0.0, a2 = 0.0;
+        direct(b, i, a);
+        for (int k = 0; k < 3; k++) {
+            const double d = acc->vel[4 * i + k] - a[k];
+            d2 += d * d;
+            a2 += a[k] * a[k];
+        }
+        r[q] = a2 > 0.0 ? sqrt(d2 / a2) : sqrt(d2);
+#pragma omp atomic
+        num += d2;
+#pragma omp atomic
+        den += a2;
+    }
+    e.rms = den > 0.0 ? sqrt(num / den) : sqrt(num);
+    for (size_t q = 0; q < rows; q++)
+        e.finite &= isfinite(r[q]);
+    qsort(r, rows, sizeof *r, by_value);
+    e.median = r[rows / 2];
+    e.p99 = r[(rows * 99) / 100 < rows ? (rows * 99) / 100 : rows - 1];
+    e.max = r[rows - 1];
+    free(r);
+    return e;
+}
+
+static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *b, float theta,
+                                 size_t rows, const char *what)
+{
+    struct gc_bodies acc;
+    struct gc_force_params fp = tree(theta);
+    struct gc_tree_stats st;
+    struct errors e = {0, 0, 0, 0, 0};
+    CHECK(gc_bodies_alloc(&acc, b->n) == GC_OK);
+    CHECK(gc_backend_accelerations(be, b, &fp, &acc) == GC_OK);
+    CHECK(gc_backend_tree(be)->stats(be, &st) == GC_OK);
+    e = errors_of(b, &acc, rows);
+    printf("%-30s N %6zu theta %.2f: median %.2e, 99th %.2e, max %.2e, RMS %.2e; %.2f cells "
+           "a body, %.0f cell + %.0f body interactions a body\n", what, b->n, theta, e.median,
+           e.p99, e.max, e.rms, (double)st.cells / (double)b->n, st.cell_interactions,
+           st.body_interactions);
+    CHECK(st.valid && st.complete);
+    /* Every body in exactly one leaf, and all the mass at the root: none lost. */
+    CHECK(st.leaf_bodies == b->n);
+    CHECK_NEAR(st.root_mass, total_mass(b), 1e-5 * total_mass(b));
+    gc_bodies_free(&acc);
+    return e;
+}
+
+/* The formulas against a direct sum: a cell's monopole + quadrupole error falls as
+ * (size / distance)^3 (8x a doubling of the distance), the monopole's alone as ^2 (4x): a
+ * wrong quadrupole sign or factor would fall 4x. And the keys interleave the axes' bits. */
+static void test_formulas(void)
+{
+    float p[4 * 10], zero[5] = {0, 0, 0, 0, 0};
+    struct gc_tree_moments m;
+    uint64_t s = 11;
+    double prev = 0.0, prev0 = 0.0;
+    for (int i = 0; i < 10; i++) {
+        for (int k = 0; k < 3; k++)
+            p[4 * i + k] = (float)(urand(&s) - 0.5);
+        p[4 * i + 3] = (float)(0.5 + urand(&s));
+    }
+    gc_tree_leaf_moments(p, 10, &m);
+    for (double d = 4.0; d <= 32.0; d *= 2.0) { /* beyond, float rounding (1e-7) rules */
+        const double x[3] = {0.6 * d, 0.64 * d, -0.48 * d};
+        double exact[3] = {0, 0, 0}, e = 0.0, e0 = 0.0, norm = 0.0;
+        float a[3] = {0, 0, 0}, a0[3] = {0, 0, 0};
+        const float dx = (float)(m.com[0] - x[0]), dy = (float)(m.com[1] - x[1]),
+                    dz = (float)(m.com[2] - x[2]);
+        const float rinv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz);
+        for (int i = 0; i < 10; i++) {
+            double r[3], r2 = 0.0;
+            for (int k = 0; k < 3; k++) {
+                r[k] = p[4 * i + k] - x[k];
+                r2 += r[k] * r[k];
+            }
+            for (int k = 0; k < 3; k++)
+                exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
+        }
+        gc_tree_cell_force(dx, dy, dz, m.m, m.q, rinv, a, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, zero, rinv, a0, NULL);
+        for (int k = 0; k < 3; k++) {
+            e += (a[k] - exact[k]) * (a[k] - exact[k]);
+            e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
+            norm += exact[k] * exact[k];
+        }
+        e = sqrt(e / norm);
+        e0 = sqrt(e0 / norm);
+        printf("cell at distance %2.0f: quadrupole error %.2e, monopole %.2e\n", d, e, e0);
+        if (prev > 0.0) {
+            CHECK(prev / e > 6.0 && prev / e < 11.0);
+            CHECK(prev0 / e0 > 3.5 && prev0 / e0 < 4.5);
+        }
+        prev = e;
+        prev0 = e0;
+    }
+    /* x bits at 3i+2, y at 3i+1, z at 3i, bit 20 of each axis in the top digit. */
+    CHECK(gc_tree_spread(1u) == 1u && gc_tree_spread(2u) == 8u);
+    CHECK(gc_tree_spread(1u << 20) == (uint64_t)1 << 60);
+    CHECK(gc_tree_spread(0x1fffffu) == 0x1249249249249249ull);
+    CHECK(gc_tree_digit((uint64_t)5 << 60, 1) == 5 && gc_tree_digit(5u, GC_TREE_LEVELS) == 5);
+    CHECK(gc_tree_split_level((uint64_t)1 << 60, 0) == 1);
+    CHECK(gc_tree_split_level(3u, 2u) == GC_TREE_LEVELS);
+    CHECK(gc_tree_split_level(42u, 42u) == GC_TREE_LEVELS + 1);
+}
+
+/* The targets at the default angle, and a smaller angle more accurate than a larger one. */
+static void test_accuracy(struct gc_backend *be, const struct gc_bodies *b, size_t rows,
+                          const char *what)
+{
+    struct errors d = tree_errors(be, b, GC_TREE_DEFAULT_THETA, rows, what);
+    struct errors fine = tree_errors(be, b, 0.3f, rows, what);
+    CHECK(d.finite && fine.finite);
+    CHECK_LT(d.median, MEDIAN_TOL);
+    CHECK_LT(d.p99, P99_TOL);
+    CHECK_LT(fine.median, 0.5 * d.median);
+    CHECK(d.median > 0.0); /* an approximation, not the direct sum under another name */
+}
+
+/* Cases that break naive trees: none may crash, hang, lose a body or give non-finite or
+ * wrong forces. Each is checked against the direct sum, all bodies, norm-wise: in a line,
+ * a ball or a cube of uniform density the net pull on the central bodies nearly cancels,
+ * so their relative errors are large for any approximation and say nothing of the tree. */
+#define HARD_RMS_TOL 3e-3
+static void test_hard_cases(struct gc_backend *be)
+{
+    struct gc_bodies b;
+    struct errors e;
+    uint64_t s = 7;
+
+    /* One body, two bodies, all at one point: small enough to be a single leaf, or (512 at
+     * one point) keys all equal: one leaf of any size, summed directly, exactly. */
+    for (int n = 1; n <= 2; n++) {
+        CHECK(random_ball(&b, (size_t)n, 1.0, 0.0, 3) == 1);
+        e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, n == 1 ? "one body" : "two bodies");
+        CHECK(e.finite && e.max < 1e-6);
+        gc_bodies_free(&b);
+    }
+    CHECK(random_ball(&b, 512, 1.0, 0.0, 4) == 1);
+    for (size_t i = 0; i < b.n; i++)
+        b.pos[4 * i] = b.pos[4 * i + 1] = b.pos[4 * i + 2] = 0.5f;
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "512 bodies at one point");
+    CHECK(e.finite && e.max == 0.0); /* every pair at distance 0: exactly zero */
+    gc_bodies_free(&b);
+
+    /* Collinear bodies: the cube's other two axes are degenerate. */
+    CHECK(random_ball(&b, 3000, 1.0, 0.0, 5) == 1);
+    for (size_t i = 0; i < b.n; i++) {
+        b.pos[4 * i] = (float)(2.0 * urand(&s) - 1.0);
+        b.pos[4 * i + 1] = b.pos[4 * i + 2] = 0.25f;
+    }
+    /* Along a line every cell's error adds up in one direction, and the sums of the pulls
+     * from either side cancel: 1e-2 at the default angle. It must fall as the angle does. */
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "3000 collinear bodies");
+    CHECK(e.finite && e.rms < 0.05);
+    e = tree_errors(be, &b, 0.15f, b.n, "3000 collinear bodies");
+    CHECK(e.finite && e.rms < 1e-3);
+    gc_bodies_free(&b);
+
+    /* Every position twice: duplicated keys within a leaf and across cells. */
+    CHECK(random_ball(&b, 4000, 1.0, 0.0, 6) == 1);
+    for (size_t i = 1; i < b.n; i += 2)
+        memcpy(&b.pos[4 * i], &b.pos[4 * (i - 1)], 3 * sizeof(float));
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "4000 bodies, positions twice");
+    CHECK(e.finite && e.rms < HARD_RMS_TOL);
+    gc_bodies_free(&b);
+
+    /* One body 10^6 units away: a huge root cell, the cluster squeezed into a few keys at
+     * the finest level (large leaves, summed directly). */
+    CHECK(random_ball(&b, 5000, 1.0, 0.0, 8) == 1);
+    b.pos[4 * 17] = 1.0e6f;
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "one body 1e6 away");
+    CHECK(e.finite && e.rms < HARD_RMS_TOL);
+    gc_bodies_free(&b);
+
+    /* A cold uniform cube: cells all alike, many near the opening radius. */
+    CHECK(gc_bodies_alloc(&b, 8000) == GC_OK);
+    for (size_t i = 0; i < b.n; i++) {
+        for (int k = 0; k < 3; k++)
+            b.pos[4 * i + k] = (float)(2.0 * urand(&s) - 1.0);
+        b.pos[4 * i + 3] = 1.0f / (float)b.n;
+    }
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "8000 bodies, uniform cube");
+    CHECK(e.finite && e.rms < HARD_RMS_TOL);
+    gc_bodies_free(&b);
+
+    /* A very concentrated Plummer core: most bodies within 1e-3 of the centre. */
+    CHECK(gc_models_build("plummer", 8000, 9, &b) == GC_OK);
+    for (size_t i = 0; i < 4 * b.n; i++)
+        if (i % 4 != 3)
+            b.pos[i] *= 1e-3f;
+    e = tree_errors(be, &b, GC_TREE_DEFAULT_THETA, b.n, "8000-body Plummer core 1e-3");
+    CHECK(e.finite && e.rms < HARD_RMS_TOL);
+    gc_bodies_free(&b);
+}
+
+/* Ranks split the bodies, not the tree: the forces of any split are the same bits. */
+static void test_ranges(struct gc_backend *be)
+{
+    struct gc_bodies b, whole, part;
+    const struct gc_force_params fp = tree(GC_TREE_DEFAULT_THETA);
+    const size_t cut[4] = {0, 3001, 7013, 10000};
+    CHECK(gc_models_build("mw-m31", 10000, 2, &b) == GC_OK);
+    CHECK(gc_bodies_alloc(&whole, b.n) == GC_OK && gc_bodies_alloc(&part, b.n) == GC_OK);
+    CHECK(gc_backend_accelerations(be, &b, &fp, &whole) == GC_OK);
+    memcpy(part.pos, b.pos, b.n * 4 * sizeof(float));
+    memset(part.vel, 0, b.n * 4 * sizeof(float));
+    CHECK(gc_backend_upload(be, &part) == GC_OK);
+    for (int r = 0; r < 3; r++) {
+        CHECK(gc_backend_set_range(be, cut[r], cut[r + 1]) == GC_OK);
+        CHECK(gc_backend_accel(be, &fp) == GC_OK);
+        CHECK(gc_backend_kick(be, 1.0f) == GC_OK); /* v = a for this range only */
+    }
+    CHECK(gc_backend_set_range(be, 0, b.n) == GC_OK);
+    CHECK(gc_backend_download(be, &part) == GC_OK);
+    CHECK(memcmp(whole.vel, part.vel, b.n * 4 * sizeof(float)) == 0);
+    gc_bodies_free(&b);
+    gc_bodies_free(&whole);
+    gc_bodies_free(&part);
+}
+
+/* Tree forces depend on positions only and the tree is rebuilt the same way from the same
+ * positions, so the leapfrog stays time-reversible: 100 steps forward, 100 back. */
+static void test_reversible(struct gc_backend *be)
+{
+    struct gc_bodies b, end;
+    struct gc_sim sim;
+    struct gc_sim_params p;
+    double worst = 0.0;
+    gc_sim_params_default(&p);
+    p.force = "tree";
+    CHECK(gc_models_build("mw-m31", 4000, 3, &b) == GC_OK);
+    CHECK(gc_bodies_alloc(&end, b.n) == GC_OK);
+    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
+    CHECK(gc_sim_force_method(&sim) == GC_FORCE_TREE);
+    CHECK(gc_sim_advance(&sim, 100 * 0.01) == GC_OK);
+    CHECK(gc_sim_set_dt(&sim, -0.01f) == GC_OK);
+    CHECK(gc_sim_advance(&sim, 0.0) == GC_OK);
+    CHECK(gc_sim_download(&sim, &end) == GC_OK);
+    for (size_t i = 0; i < 4 * b.n; i++)
+        if (i % 4 != 3)
+            worst = fmax(worst, fabs((double)end.pos[i] - b.pos[i]));
+    printf("tree leapfrog, 100 steps forward and back: largest position change %.2e\n", worst);
+    CHECK_LT(worst, 1e-4); /* float rounding over 200 steps; a broken step moves ~1e-2 */
+    gc_sim_free(&sim);
+    gc_bodies_free(&b);
+    gc_bodies_free(&end);
+}
+
+/* Energy over 300 steps of the galaxy pair with the tree, against all pairs: the largest
+ * |dE/E| (measured every 10 steps, with the exact potential at this N) may not grow beyond
+ * twice all pairs'. The leapfrog's own error oscillates; the envelope, not the last value,
+ * is what the tree's force errors could make grow. */
+static double drift(struct gc_backend *be, const struct gc_bodies *b, const char *force)
+{
+    struct gc_sim sim;
+    struct gc_sim_params p;
+    struct gc_bodies scratch;
+    struct gc_diagnostics d0, d1;
+    double worst = 0.0;
+    gc_sim_params_default(&p);
+    p.force = force;
+    CHECK(gc_bodies_alloc(&scratch, b->n) == GC_OK);
+    CHECK(gc_sim_init(&sim, be, NULL, b, &p) == GC_OK);
+    CHECK(gc_sim_potential_exact(&sim));
+    CHECK(gc_diagnostics_measure(&sim, &scratch, &d0) == GC_OK);
+    CHECK(d0.energy != 0.0);
+    for (int k = 1; k <= 30; k++) {
+        CHECK(gc_sim_advance(&sim, k * 10 * 0.01) == GC_OK);
+        CHECK(gc_diagnostics_measure(&sim, &scratch, &d1) == GC_OK);
+        worst = fmax(worst, fabs((d1.energy - d0.energy) / d0.energy));
+    }
+    gc_sim_free(&sim);
+    gc_bodies_free(&scratch);
+    return worst;
+}
+
+static void test_energy(struct gc_backend *be)
+{
+    struct gc_bodies b;
+    double exact, approx;
+    CHECK(gc_models_build("mw-m31", 6000, 4, &b) == GC_OK);
+    exact = drift(be, &b, "allpairs");
+    approx = drift(be, &b, "tree");
+    printf("largest |dE/E| over 300 steps, 6000 bodies: all pairs %.2e, tree %.2e\n", exact,
+           approx);
+    CHECK(exact > 0.0);
+    CHECK_LT(approx, 2.0 * exact);
+    gc_bodies_free(&b);
+}
+
+/* The tree's potential energy against the exact one. */
+static void test_potential(struct gc_backend *be)
+{
+    struct gc_bodies b;
+    const struct gc_force_params fp = tree(GC_TREE_DEFAULT_THETA);
+    double w, ref;
+    CHECK(gc_models_build("mw-m31", 8000, 5, &b) == GC_OK);
+    CHECK(gc_backend_upload(be, &b) == GC_OK);
+    CHECK(gc_backend_potential(be, &fp, &w) == GC_OK);
+    ref = gc_diagnostics_potential(&b, EPS);
+    printf("potential, 8000 bodies: tree %.8f, exact %.8f, relative %.2e\n", w, ref,
+           fabs(w - ref) / fabs(ref));
+    CHECK(ref < 0.0);
+    CHECK_LT(fabs(w - ref) / fabs(ref), 1e-4);
+    gc_bodies_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+    struct gc_backend *be = NULL;
+    struct gc_backend_options opt = {0};
+    struct gc_bodies b;
+    opt.quiet = 1;
+    CHECK(gc_backend_create("cpu", &opt, &be) == GC_OK);
+    if (!be)
+        return CHECK_DONE();
+    if (dubinski_part(argc, argv)) {
+        struct gc_io_source src;
+        if (!dubinski_path()) {
+            gc_backend_destroy(be);
+            return dubinski_skip();
+        }
+        CHECK(gc_io_read(dubinski_wanted(), &b, &src) == GC_OK);
+        test_accuracy(be, &b, 4000, "Dubinski table with halos");
+        gc_bodies_free(&b);
+        gc_backend_destroy(be);
+        return CHECK_DONE();
+    }
+    test_formulas();
+    CHECK(gc_models_build("mw-m31", 32768, 1, &b) == GC_OK);
+    test_accuracy(be, &b, 4000, "built-in pair");
+    gc_bodies_free(&b);
+    test_hard_cases(be);
+    test_ranges(be);
+    test_reversible(be);
+    test_potential(be);
+    test_energy(be);
+    gc_backend_destroy(be);
+    return CHECK_DONE();
+}

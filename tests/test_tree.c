@@ -1,7 +1,9 @@
 /* The tree force method on the CPU backend: accuracy against a float64 direct sum, the hard cases, independence of the rank split, reversibility and energy. */
 /* SPDX-License-Identifier: MIT */
 /* "test_tree dubinski" runs the accuracy check on the Dubinski table with its halos
- * (skipped without the file); the rest runs on generated bodies. */
+ * (skipped without the file); "test_tree cuda" runs every check on the CUDA backend and
+ * compares its trees with the CPU's (skipped without a device); plain "test_tree" runs
+ * them on the CPU backend. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,15 +384,64 @@ static void test_potential(struct gc_backend *be)
     gc_bodies_free(&b);
 }
 
+/* The CUDA backend's tree against the CPU's: the same tree (cells, leaves, interactions) and
+ * forces that differ by the rounding of the sums (and, where a fused multiply-add tips a
+ * cell exactly at its opening radius, by that cell's approximation for a few bodies). */
+static void test_gpu_vs_cpu(struct gc_backend *gpu)
+{
+    struct gc_backend *cpu = NULL;
+    struct gc_backend_options opt = {0};
+    struct gc_bodies b, ag, ac;
+    struct gc_tree_stats sg, sc;
+    const struct gc_force_params fp = tree(GC_TREE_DEFAULT_THETA);
+    double num = 0.0, den = 0.0;
+    opt.quiet = 1;
+    CHECK(gc_backend_create("cpu", &opt, &cpu) == GC_OK);
+    CHECK(gc_models_build("mw-m31", 65536, 7, &b) == GC_OK);
+    CHECK(gc_bodies_alloc(&ag, b.n) == GC_OK && gc_bodies_alloc(&ac, b.n) == GC_OK);
+    CHECK(gc_backend_accelerations(gpu, &b, &fp, &ag) == GC_OK);
+    CHECK(gc_backend_accelerations(cpu, &b, &fp, &ac) == GC_OK);
+    CHECK(gc_backend_sync(gpu) == GC_OK);
+    CHECK(gc_backend_tree(gpu)->stats(gpu, &sg) == GC_OK);
+    CHECK(gc_backend_tree(cpu)->stats(cpu, &sc) == GC_OK);
+    for (size_t i = 0; i < b.n; i++)
+        for (int k = 0; k < 3; k++) {
+            const double d = (double)ag.vel[4 * i + k] - ac.vel[4 * i + k];
+            num += d * d;
+            den += (double)ac.vel[4 * i + k] * ac.vel[4 * i + k];
+        }
+    printf("GPU vs CPU tree, N %zu: cells %llu vs %llu, leaves %llu vs %llu, interactions a "
+           "body %.1f vs %.1f; forces relative RMS %.2e\n", b.n, (unsigned long long)sg.cells,
+           (unsigned long long)sc.cells, (unsigned long long)sg.leaves,
+           (unsigned long long)sc.leaves, sg.cell_interactions + sg.body_interactions,
+           sc.cell_interactions + sc.body_interactions, sqrt(num / den));
+    CHECK(sg.valid && sc.valid && sg.complete);
+    CHECK(sg.cells == sc.cells && sg.leaves == sc.leaves && sg.leaf_bodies == b.n);
+    CHECK_LT(fabs(sg.cell_interactions - sc.cell_interactions), 1e-3 * sc.cell_interactions);
+    CHECK_LT(fabs(sg.body_interactions - sc.body_interactions), 1e-3 * sc.body_interactions);
+    CHECK_LT(sqrt(num / den), 1e-4);
+    gc_bodies_free(&b);
+    gc_bodies_free(&ag);
+    gc_bodies_free(&ac);
+    gc_backend_destroy(cpu);
+}
+
 int main(int argc, char **argv)
 {
     struct gc_backend *be = NULL;
     struct gc_backend_options opt = {0};
     struct gc_bodies b;
+    const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
     opt.quiet = 1;
-    CHECK(gc_backend_create("cpu", &opt, &be) == GC_OK);
-    if (!be)
+    if (gc_backend_create(cuda ? "cuda" : "cpu", &opt, &be) != GC_OK) {
+        if (cuda) {
+            printf("SKIP: no usable CUDA device (or a build without CUDA)\n");
+            return CHECK_SKIP;
+        }
+        CHECK(0);
         return CHECK_DONE();
+    }
+    printf("backend %s\n", gc_backend_device_name(be));
     if (dubinski_part(argc, argv)) {
         struct gc_io_source src;
         if (!dubinski_path()) {
@@ -403,7 +454,8 @@ int main(int argc, char **argv)
         gc_backend_destroy(be);
         return CHECK_DONE();
     }
-    test_formulas();
+    if (!cuda)
+        test_formulas();
     CHECK(gc_models_build("mw-m31", 32768, 1, &b) == GC_OK);
     test_accuracy(be, &b, 4000, "built-in pair");
     gc_bodies_free(&b);
@@ -412,6 +464,8 @@ int main(int argc, char **argv)
     test_reversible(be);
     test_potential(be);
     test_energy(be);
+    if (cuda)
+        test_gpu_vs_cpu(be);
     gc_backend_destroy(be);
     return CHECK_DONE();
 }

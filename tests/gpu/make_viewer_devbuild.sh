@@ -23,13 +23,17 @@
 # Mesa: libLLVM's libz3 and libicuuc's ICU data (54 MB) are never used by a software GL
 # driver; they are replaced by stub libraries that only define the symbols asked for.
 #
-# Knobs: WORK (scratch, default /tmp/gc-devviewer), BEFORE_REF (default cbdc7fb: main before
-# issue 11's viewer work), JOBS (default 2).
+# Knobs: WORK (scratch, default /tmp/gc-devviewer), BEFORE_REF (default cbdc7fb: the viewer
+# before the CUDA picture and the frame pipeline; empty = no before build), JOBS (default 2),
+# FFMPEG (min, the default: the minimal FFmpeg above; off: a build without movies, no
+# FFmpeg to build), TESTS (1: also the CUDA test programs and the measurement tools in bin/).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${WORK:-/tmp/gc-devviewer}
-BEFORE_REF=${BEFORE_REF:-cbdc7fb}
+BEFORE_REF=${BEFORE_REF-cbdc7fb}
 JOBS=${JOBS:-2}
+FFMPEG=${FFMPEG:-min}
+TESTS=${TESTS:-0}
 DEST=$ROOT/.devviewer
 ARCH=x86_64-linux-gnu
 mkdir -p "$WORK"
@@ -37,7 +41,7 @@ log() { echo "== $* ($(date +%H:%M:%S))"; }
 
 # ---- a minimal FFmpeg: libavcodec (libx264 only), libavformat, libswscale, libavutil ----
 FF=$WORK/ffmin
-if [ ! -f "$FF/lib/pkgconfig/libavcodec.pc" ]; then
+if [ "$FFMPEG" = min ] && [ ! -f "$FF/lib/pkgconfig/libavcodec.pc" ]; then
     log "FFmpeg source (Debian's) and libx264's headers"
     mkdir -p "$WORK/apt/lists/partial" "$WORK/src"
     echo "deb-src http://deb.debian.org/debian bookworm main" >"$WORK/apt/src.list"
@@ -72,29 +76,48 @@ build() { # src build-dir "targets" extra-cmake-args...
     shift 3
     cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DGC_NATIVE=OFF \
         -DGC_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON \
-        -DGC_MPI=OFF \
-        -DBUILD_TESTING=OFF "$@" >"$dir.configure.log"
+        -DGC_MPI=OFF -DBUILD_TESTING=OFF "$@" >"$dir.configure.log"
     # shellcheck disable=SC2086
     nice cmake --build "$dir" -j"$JOBS" --target $targets >"$dir.build.log" 2>&1
 }
-log "build this tree's viewer (sm_90, minimal FFmpeg)"
-PKG_CONFIG_PATH=$FF/lib/pkgconfig build "$ROOT" "$WORK/build-after" "galaxy galaxy-bench" \
-    -DGC_ENABLE_FFMPEG=ON
-grep -q "Movie recording: FFmpeg" "$WORK/build-after.configure.log" ||
-    { echo "the build did not find the minimal FFmpeg"; exit 1; }
-log "build the viewer of $BEFORE_REF"
-rm -rf "$WORK/src-before" && mkdir -p "$WORK/src-before"
-git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$WORK/src-before"
-build "$WORK/src-before" "$WORK/build-before" galaxy
+TARGETS="galaxy galaxy-bench"
+EXTRA=()
+if [ "$TESTS" = 1 ]; then
+    TARGETS="$TARGETS test_tree test_backend_cuda test_bench_cuda test_hermite tree_vs_allpairs hermite_blocks"
+    EXTRA+=(-DBUILD_TESTING=ON)
+fi
+if [ "$FFMPEG" = min ]; then
+    log "build this tree's viewer (sm_90, minimal FFmpeg)"
+    PKG_CONFIG_PATH=$FF/lib/pkgconfig build "$ROOT" "$WORK/build-after" "$TARGETS" \
+        -DGC_ENABLE_FFMPEG=ON "${EXTRA[@]}"
+    grep -q "Movie recording: FFmpeg" "$WORK/build-after.configure.log" ||
+        { echo "the build did not find the minimal FFmpeg"; exit 1; }
+else
+    log "build this tree's viewer (sm_90, no movies)"
+    build "$ROOT" "$WORK/build-after" "$TARGETS" -DGC_ENABLE_FFMPEG=OFF "${EXTRA[@]}"
+fi
+if [ -n "$BEFORE_REF" ]; then
+    log "build the viewer of $BEFORE_REF"
+    rm -rf "$WORK/src-before" && mkdir -p "$WORK/src-before"
+    git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$WORK/src-before"
+    build "$WORK/src-before" "$WORK/build-before" galaxy
+fi
 
 # ---- what travels ----
 STAGE=$WORK/stage
 rm -rf "$STAGE" && mkdir -p "$STAGE/viewer/bin" "$STAGE/viewer/lib" "$STAGE/x11/bin" \
     "$STAGE/x11/lib" "$STAGE/x11/dri"
 cp "$WORK/build-after/galaxy" "$WORK/build-after/galaxy-bench" "$STAGE/viewer/bin/"
-cp "$WORK/build-before/galaxy" "$STAGE/viewer/bin/galaxy-before"
+if [ "$TESTS" = 1 ]; then
+    cp "$WORK"/build-after/tests/test_{tree,backend_cuda,bench_cuda,hermite} \
+        "$WORK/build-after/tools/tree_vs_allpairs" "$WORK/build-after/bench/hermite_blocks" \
+        "$STAGE/viewer/bin/"
+fi
 cp -r "$ROOT/shaders" "$STAGE/viewer/shaders"
-cp -r "$WORK/src-before/shaders" "$STAGE/viewer/shaders-before"
+if [ -n "$BEFORE_REF" ]; then
+    cp "$WORK/build-before/galaxy" "$STAGE/viewer/bin/galaxy-before"
+    cp -r "$WORK/src-before/shaders" "$STAGE/viewer/shaders-before"
+fi
 
 # Libraries a binary needs, less what every Linux has, the GPU driver's and glvnd's (the
 # .gl debs bring those), into dir.

@@ -15,7 +15,8 @@
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
 # Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
-# "wintest" runs CI's window tests here), WIN_SECONDS, WINTEST_PARTS.
+# "wintest" runs CI's window tests here; "tree" the tree at 1M, 4M and 16M bodies, headless
+# and in the window, TREE_NS other sizes), WIN_SECONDS, WINTEST_PARTS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
 # short runs) to check the script itself; its figures mean nothing.
 set -u
@@ -353,6 +354,52 @@ if [ "$VENDOR" = nvidia ] && ! grep -q "on NVIDIA" "$T/window_81920.log"; then
     echo "NVIDIA's GLX did not give the window a context; Mesa's, for comparison:"
     window_run window_81920_mesa mesa --data "$DUB"
 fi
+kill "$XVFB" 2>/dev/null
+fi
+
+if want tree && [ "$BACKEND" = cuda ]; then
+step "millions of bodies with the tree (auto above 262,144): headless, then the window"
+# One step a frame, the picture drawn by CUDA, 1280x800: the frame rates of the issue's table.
+for n in ${TREE_NS:-1048576 4194304 16777216}; do
+    headless "tree_headless_$n" 240 after --headless --backend cuda -n "$n" --frames 240 \
+        --substeps 1 --screenshot "$IMG/tree_model_$n.png"
+    result "tree headless $n: $(fps_of "$T/tree_headless_$n.log") frames/s (one step a frame, drawing included)"
+    grep -h "force\|tree\|out of" "$T/tree_headless_$n.log" | head -n 3
+done
+x_files
+D=${XDISPLAY:-8}
+LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$D" -screen 0 1920x1080x24 -nolisten tcp -xkbdir "$X/xkb" \
+    >"$T/xvfb_tree.log" 2>&1 &
+XVFB=$!
+for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$D" ] && break; sleep 0.1; done
+export DISPLAY=:$D
+xdo() { LD_LIBRARY_PATH=$XLIB "$X/bin/xdotool" "$@"; }
+rates() { xdo getwindowname "$1" | sed -n 's/.*| \([0-9.]*\) fps | \([0-9.]*\) [a-z ]*steps\/s.*/\1 fps, \2 steps\/s/p'; }
+for n in ${TREE_NS:-1048576 4194304 16777216}; do
+    __GLX_VENDOR_LIBRARY_NAME=$VENDOR LD_LIBRARY_PATH=$XLIB GC_SHADER_DIR=$T/viewer/shaders \
+        "$T/viewer/bin/galaxy" --backend cuda -n "$n" --substeps 1 --size 1280x800 \
+        --screenshot-dir "$IMG" >"$T/tree_window_$n.log" 2>&1 &
+    pid=$!
+    wid=$(timeout 90 env LD_LIBRARY_PATH="$XLIB" "$X/bin/xdotool" search --sync --onlyvisible \
+        --name '^galaxy' 2>/dev/null | head -n 1)
+    if [ -z "$wid" ]; then
+        echo "no window appeared"; kill "$pid" 2>/dev/null; tail "$T/tree_window_$n.log"
+        check "tree-window-$n" 1
+        continue
+    fi
+    sleep "${WIN_SECONDS:-8}"
+    result "tree window $n: $(rates "$wid") (one step a frame, HUD on)"
+    xdo key --window "$wid" t
+    sleep 4
+    result "tree window $n with the tour: $(rates "$wid")"
+    xdo key --window "$wid" s
+    sleep 1
+    xdo key --window "$wid" q
+    timeout 30 tail --pid="$pid" -f /dev/null
+    wait "$pid"
+    check "tree-window-$n-exit" $?
+    grep -E "window: OpenGL|error" "$T/tree_window_$n.log" | head -n 3
+done
 kill "$XVFB" 2>/dev/null
 fi
 

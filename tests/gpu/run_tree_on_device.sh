@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The tree and the design step on the GPU machine in one go: CUDA tests, the tree's sweep over N and theta, accuracy, all pairs unchanged, energy and density maps against all pairs.
+# SPDX-License-Identifier: MIT
+#
+# Usage (repository root on the device machine), with carry [".devviewer"] made by
+#     TESTS=1 FFMPEG=off BEFORE_REF= tests/gpu/make_viewer_devbuild.sh
+# on the dev host:  PARTS="tests bench energy" bash tests/gpu/run_tree_on_device.sh
+# Parts: tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
+# bench (galaxy-bench --force tree --sweep and --theta-sweep, --compare with the tree, all
+# pairs at 81,920 and 2^20 against BENCHMARKS.md), energy (tools/tree_vs_allpairs at
+# 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr). Writes $OUT/tree-device.log,
+# $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$ROOT/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/tree-device.log") 2>&1
+PARTS=${PARTS:-tests bench energy}
+want() { [[ " $PARTS " == *" $1 "* ]]; }
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+fail=0
+check() { # name rc
+    if [ "$2" -eq 0 ]; then echo "PASS $1"; else echo "FAIL $1 (exit $2)"; fail=1; fi
+}
+result() { echo "$*" | tee -a "$OUT/results.txt"; }
+T=/tmp/gct
+mkdir -p "$T/maps"
+: >"$OUT/results.txt"
+
+step "environment and carried files"
+date -u
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
+xz -dc "$ROOT/.devviewer/viewer.tar.xz" | tar -x -C "$T" || { echo "FAIL no .devviewer"; exit 1; }
+echo "built from $(cat "$ROOT/.devviewer/built-from" 2>/dev/null)"
+export LD_LIBRARY_PATH=$T/viewer/lib:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+B=$T/viewer/bin
+DUB=$ROOT/.devviewer/dubinski.tab.gz
+[ -f "$DUB" ] || DUB=$ROOT/../shared/data/dubinski.tab.gz
+export GC_SHARED_DATA=$(dirname "$DUB")
+"$B/galaxy-bench" --version
+
+if want tests; then
+step "CUDA tests (a GPU is present: skipped = failed here)"
+for t in "test_tree cuda" "test_backend_cuda" "test_backend_cuda dubinski" "test_bench_cuda" \
+    "test_hermite cuda"; do
+    name=$(echo "$t" | tr ' ' _)
+    # shellcheck disable=SC2086
+    timeout -s KILL 240 "$B"/$t >"$T/$name.log" 2>&1
+    rc=$?
+    check "$name" $rc
+    grep -E "GPU vs CPU|N  *[0-9]+ theta|forces|potential|largest|CHECK|failed|block steps" \
+        "$T/$name.log" | head -n 30
+done
+fi
+
+if want bench; then
+step "the tree against N (one step = sort + build + moments + walk + leapfrog), all pairs beside it up to 2^20"
+timeout -s KILL 420 "$B/galaxy-bench" --backend cuda --benchmark --force tree --sweep --repeats 5 \
+    --json >"$OUT/tree_sweep.json" 2>"$T/tree_sweep.err"
+check tree-sweep $?
+tail -n 3 "$T/tree_sweep.err"
+python3 - "$OUT/tree_sweep.json" <<'PY' | tee -a "$OUT/results.txt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("device:", d["device"])
+print("%9s %6s %8s %7s %7s %8s %7s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
+      "ms/step", "sort", "build", "moments", "walk", "cells", "int c", "int b", "GFLOP/s",
+      "B/body", "median", "99th", "max", "allpairs", "speedup"))
+for r in d["results"]:
+    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f" % (
+        r["n"], r["theta"], r["ms_per_step"], r["ms_sort"], r["ms_build"], r["ms_moments"],
+        r["ms_walk"], r["cells_per_body"], r["cell_interactions"], r["body_interactions"],
+        r["walk_gflops"], r["bytes_per_body"], r["error_median"], r["error_p99"],
+        r["error_max"], r["ms_allpairs"], r["ms_allpairs"] / r["ms_per_step"] if r["ms_allpairs"] else 0))
+PY
+step "error and time against theta: built-in pair at 2^20, the Dubinski table (81,920 with halos)"
+timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --benchmark --force tree --theta-sweep \
+    -n 1048576 --repeats 5 2>"$T/theta_model.err" | tee -a "$OUT/results.txt"
+check theta-sweep-model "${PIPESTATUS[0]}"
+timeout -s KILL 120 "$B/galaxy-bench" --backend cuda --benchmark --force tree --theta-sweep \
+    --data "$DUB" --repeats 5 2>"$T/theta_dub.err" | tee -a "$OUT/results.txt"
+check theta-sweep-dubinski "${PIPESTATUS[0]}"
+step "--compare with the tree (Dubinski table): each backend against float64, GPU tree against CPU tree"
+timeout -s KILL 240 "$B/galaxy-bench" --compare --force tree --data "$DUB" --steps 5 \
+    --threads 16 | tee -a "$OUT/results.txt"
+check compare-tree "${PIPESTATUS[0]}"
+step "all pairs after the design step (BENCHMARKS.md: 81,920 kernel 3.323 ms; 2^20 2.1e12/s)"
+for a in "--data $DUB" "-n 1048576"; do
+    # shellcheck disable=SC2086
+    timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --benchmark $a --repeats 5 \
+        2>/dev/null | tee -a "$OUT/results.txt"
+    check "allpairs-bench" "${PIPESTATUS[0]}"
+done
+fi
+
+if want energy; then
+step "energy and density maps: tree against all pairs, 262,144 bodies, 0 to 1 Gyr (maps at 300 and 600 Myr)"
+timeout -s KILL 420 "$B/tree_vs_allpairs" 262144 55.6 "$T/maps" 16.67,33.33 cuda \
+    | tee -a "$OUT/results.txt"
+check tree-vs-allpairs "${PIPESTATUS[0]}"
+step "the tree alone at 2^20 bodies, 0 to 1 Gyr (5,560 steps; the tree's potential)"
+timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --force tree -n 1048576 --steps 5560 \
+    --report-every 556 | tee -a "$OUT/results.txt"
+check tree-1m-1gyr "${PIPESTATUS[0]}"
+tar -C "$T" -cf "$OUT/maps.tar" maps
+fi
+
+step "summary"
+cat "$OUT/results.txt" | tail -n 80
+grep -E "^(PASS|FAIL)" "$OUT/tree-device.log"
+[ "$fail" -eq 0 ] && echo "ALL CHECKS PASSED" || echo "SOME CHECKS FAILED"
+exit "$fail"

@@ -6,6 +6,7 @@
 #     TESTS=1 FFMPEG=off BEFORE_REF= tests/gpu/make_viewer_devbuild.sh
 # on the dev host:  PARTS="tests bench energy" bash tests/gpu/run_tree_on_device.sh
 # Parts: tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
+# memcheck (compute-sanitizer over small tree runs),
 # bench (galaxy-bench --force tree --sweep and --theta-sweep, --compare with the tree, all
 # pairs at 81,920 and 2^20 against BENCHMARKS.md), energy (tools/tree_vs_allpairs at
 # 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr). Writes $OUT/tree-device.log,
@@ -103,6 +104,19 @@ timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --force tree -n 1048576 --s
     --report-every 556 | tee -a "$OUT/results.txt"
 check tree-1m-1gyr "${PIPESTATUS[0]}"
 tar -C "$T" -cf "$OUT/maps.tar" maps
+fi
+
+if want memcheck; then
+step "compute-sanitizer memcheck: the tree's kernels on small runs"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)
+for a in "-n 20000" "-n 3000 --model plummer --integrator leapfrog --eps 0.01" "--data $DUB -n 30000"; do
+    # shellcheck disable=SC2086
+    timeout -s KILL 200 "$CS" --tool memcheck --leak-check no --error-exitcode 9 \
+        "$B/galaxy-bench" --backend cuda --force tree $a --steps 3 --quiet >"$T/memcheck.log" 2>&1
+    rc=$?
+    check "memcheck-tree ($a)" $rc
+    grep -E "ERROR SUMMARY|Invalid|out of bounds" "$T/memcheck.log" | head -n 5
+done
 fi
 
 step "summary"

@@ -148,6 +148,8 @@ struct gc_cuda_tree_ctl {
     int gen[GC_TREE_LEVELS + 3];      /* first cell of each generation (gen[0] = the root) */
     unsigned done[GC_TREE_LEVELS + 3]; /* blocks finished of each generation's split */
     unsigned long long cell_int, body_int; /* interactions of the latest walk, own bodies */
+    int groups;         /* groups of the walk (tree_formulas.h) */
+    unsigned next_group; /* the next group a walking warp takes */
 };
 
 /* Device arrays and settings of one tree pass, passed to the launchers. Positions and cells
@@ -165,8 +167,11 @@ struct gc_cuda_tree {
     float *spos;        /* n float4: positions in sorted order */
     float *com, *quad, *misc, *blo, *bhi; /* cap float4 each: centre of mass and mass;
                          * quadrupole xx yy xy xz; yz, opening radius^2, first, count (int
-                         * bits); the box of the cell's bodies (lo, hi) */
+                         * bits); the box of the cell's bodies (lo with the trace s2 in w,
+                         * hi) */
     int *range;         /* cap int2: the cell's bodies [begin, end) of the sorted order */
+    unsigned char *begins; /* n: 1 where a group begins (sorted order) */
+    int *group;         /* n: the groups' first bodies, ascending (ctl->groups of them) */
     struct gc_cuda_tree_ctl *ctl;
 };
 
@@ -181,11 +186,18 @@ int gc_cuda_tree_launch_sort(struct gc_cuda_tree *T, void *temp, size_t temp_byt
                              void *scratch, void *stream);
 /* The cells, one generation per launch. */
 int gc_cuda_tree_launch_build(const struct gc_cuda_tree *T, int sm_count, void *stream);
+/* Bytes of the group selection's scratch for n bodies (0: the query failed). */
+size_t gc_cuda_tree_group_bytes(int n);
+/* The groups of the walk from the cells: their first bodies into T->group, their count
+ * into the control block. */
+int gc_cuda_tree_launch_groups(const struct gc_cuda_tree *T, void *temp, size_t temp_bytes,
+                               int sm_count, void *stream);
 /* Moments and opening radii, from the last generation up. */
 int gc_cuda_tree_launch_moments(const struct gc_cuda_tree *T, int sm_count, void *stream);
 /* The group walks: accelerations of the range into T->acc, or with phi its potentials
  * (n floats, the bodies' order, self-pair included). */
-int gc_cuda_tree_launch_walk(const struct gc_cuda_tree *T, float *phi, void *stream);
+int gc_cuda_tree_launch_walk(const struct gc_cuda_tree *T, float *phi, int sm_count,
+                             void *stream);
 /* Partial sums of m_i (phi_i + m_i / eps) over the range into part[0..blocks). */
 int gc_cuda_tree_potential_blocks(void);
 int gc_cuda_tree_launch_potential_sum(const struct gc_cuda_tree *T, const float *phi,

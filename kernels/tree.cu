@@ -8,17 +8,25 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "gc_kernels.h"
 #include "tree_formulas.h"
 
 #define TT 256           /* threads of the build kernels */
 #define BOX_BLOCKS 256   /* partial boxes of the first reduction pass */
-#define WALK_WARPS 4     /* warps (groups) per walk block */
-#define STACK 2048       /* cells a warp's walk may have pending (shared memory) */
+#define WALK_WARPS 4     /* warps per walk block, each taking one group after another */
+/* Cells a warp's walk may have pending, in shared memory: with 64 registers a thread, 8
+ * blocks of 4 warps fit on a multiprocessor. The walk pops 32 cells and pushes their
+ * children; the stack peaks at ~650 cells at theta 0.55 and 1M bodies, ~1300 at 0.3 (the
+ * CPU tree's replay of the walk). A cell that finds the stack full is summed body by body:
+ * exact, only slower, and counted in the figures. */
+#define STACK 1024
+#define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
 #define FULL 0xffffffffu
 
-static_assert(GC_TREE_GROUP == 32, "the walk gives each lane of a warp one body of a group");
+static_assert(GC_TREE_GROUP <= 32, "the walk gives each lane of a warp one body of a group");
 
 /* The launchers' struct with its arrays typed for the kernels. */
 struct tree_view {
@@ -30,6 +38,8 @@ struct tree_view {
     const unsigned *idx;
     float4 *spos, *com, *quad, *misc, *blo, *bhi;
     int2 *range;
+    unsigned char *begins;
+    int *group;
     gc_cuda_tree_ctl *ctl;
 };
 
@@ -53,6 +63,8 @@ static tree_view view_of(const gc_cuda_tree *T)
     v.blo = (float4 *)T->blo;
     v.bhi = (float4 *)T->bhi;
     v.range = (int2 *)T->range;
+    v.begins = T->begins;
+    v.group = T->group;
     v.ctl = T->ctl;
     return v;
 }
@@ -131,6 +143,8 @@ static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
         c->stack_full = 0;
         c->cell_int = 0;
         c->body_int = 0;
+        c->groups = 0;
+        c->next_group = 0;
         for (int g = 0; g <= GC_TREE_LEVELS + 2; g++) {
             c->gen[g] = g == 0 ? 0 : 1;
             c->done[g] = 0;
@@ -162,7 +176,7 @@ static __global__ void __launch_bounds__(TT) t_gather(tree_view T)
 
 /* ---- cells: generation g's cells split into generation g + 1 ---- */
 
-static __device__ __forceinline__ void set_leaf(tree_view &T, int c, int b, int e)
+static __device__ __forceinline__ void set_leaf(const tree_view &T, int c, int b, int e)
 {
     T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(b), __int_as_float(-(e - b)));
     atomicAdd(&T.ctl->leaves, 1);
@@ -175,7 +189,8 @@ static __device__ __forceinline__ void set_leaf(tree_view &T, int c, int b, int 
  * loads of a search step are in flight together). The children take consecutive slots of
  * the store; a cell that finds no room stays a leaf (summed directly: slower, exact). The
  * last block to finish writes where generation g + 1 ends, for the next launch. */
-static __global__ void __launch_bounds__(TT) t_split(tree_view T, int g)
+/* (The second launch bound only steers ptxas, which otherwise spilled a register here.) */
+static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
 {
     gc_cuda_tree_ctl *ctl = T.ctl;
     const int begin = ctl->gen[g], end = ctl->gen[g + 1];
@@ -250,6 +265,46 @@ static __global__ void __launch_bounds__(TT) t_split(tree_view T, int g)
     }
 }
 
+/* ---- groups: where each begins, by gc_tree_group_child over every cell ---- */
+
+static __device__ __forceinline__ void mark_child(const tree_view &T, int c, int *fill)
+{
+    const int2 r = T.range[c];
+    const int leaf = __float_as_int(T.misc[c].w) <= 0;
+    switch (gc_tree_group_child(fill, r.y - r.x, leaf)) {
+    case GC_TREE_GROUP_BEGINS:
+        T.begins[r.x] = 1;
+        break;
+    case GC_TREE_GROUP_CUT:
+        for (int b = r.x; b < r.y; b += GC_TREE_GROUP)
+            T.begins[b] = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Every cell of more than GC_TREE_GROUP bodies marks the groups among its children (the
+ * root, as the only child of none, marks itself when it is small). Cells the store lost
+ * to an overflow belong to no cell and are never reached. */
+static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
+{
+    const int cells = min(T.ctl->cells, T.cap);
+    for (int c = blockIdx.x * TT + threadIdx.x; c < cells; c += gridDim.x * TT) {
+        const int2 r = T.range[c];
+        const float4 misc = T.misc[c];
+        const int first = __float_as_int(misc.z), count = __float_as_int(misc.w);
+        int fill = 0;
+        if (c == 0 && T.n > 0)
+            mark_child(T, 0, &fill);
+        if (count <= 0 || r.y - r.x <= GC_TREE_GROUP)
+            continue;
+        fill = 0;
+        for (int k = 0; k < count; k++)
+            mark_child(T, first + k, &fill);
+    }
+}
+
 /* ---- moments, generation by generation from the last ---- */
 
 static __device__ __forceinline__ void load_moments(const tree_view &T, int c,
@@ -265,6 +320,7 @@ static __device__ __forceinline__ void load_moments(const tree_view &T, int c,
     m.q[2] = q.z;
     m.q[3] = q.w;
     m.q[4] = T.misc[c].x;
+    m.s2 = lo.w;
     m.lo[0] = lo.x;
     m.lo[1] = lo.y;
     m.lo[2] = lo.z;
@@ -290,7 +346,7 @@ static __global__ void __launch_bounds__(TT) t_moments(tree_view T, int g)
         }
         T.com[c] = make_float4(m.com[0], m.com[1], m.com[2], m.m);
         T.quad[c] = make_float4(m.q[0], m.q[1], m.q[2], m.q[3]);
-        T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], 0.0f);
+        T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], m.s2);
         T.bhi[c] = make_float4(m.hi[0], m.hi[1], m.hi[2], 0.0f);
         T.misc[c] = make_float4(m.q[4], gc_tree_open_radius2(&m, T.theta), misc.z, misc.w);
         if (c == 0)
@@ -308,7 +364,7 @@ struct walk_smem {
     int cells[64];
     float4 bodies[64];
     float4 com[32], quad[32];
-    float qyz[32];
+    float qyz[32], soft[32];
     int scan[32], first[32];
 };
 
@@ -322,6 +378,7 @@ static __device__ __forceinline__ void eval_cells(const tree_view &T, walk_smem 
         s.com[lane] = T.com[c];
         s.quad[lane] = T.quad[c];
         s.qyz[lane] = T.misc[c].x;
+        s.soft[lane] = T.eps2 * T.blo[c].w;
     }
     __syncwarp();
 #pragma unroll 4
@@ -330,7 +387,7 @@ static __device__ __forceinline__ void eval_cells(const tree_view &T, walk_smem 
         const float q[5] = {q4.x, q4.y, q4.z, q4.w, s.qyz[k]};
         const float dx = cm.x - x.x, dy = cm.y - x.y, dz = cm.z - x.z;
         const float rinv = rsqrtf(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, T.eps2))));
-        gc_tree_cell_force(dx, dy, dz, cm.w, q, rinv, a, POT ? p : nullptr);
+        gc_tree_cell_force(dx, dy, dz, cm.w, q, s.soft[k], rinv, a, POT ? p : nullptr);
     }
     __syncwarp();
 }
@@ -360,24 +417,18 @@ static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
     return v;
 }
 
-/* Group g: its box, then the tree from the root: a cell far enough from every point of the
- * box (gc_tree_open_radius2) goes to the cell list, a leaf that is not to the body list (its
- * bodies, summed directly), any other cell's children to the stack. A full list is evaluated
- * by every lane for its body. Forces of the bodies in [i0, i1) are written in their original
- * order; with POT the potentials (self-pair included) go to phi instead. */
+/* The group of bodies [g0, g1): its box, then the tree from the root: a cell far enough from
+ * every point of the box (gc_tree_open_radius2) goes to the cell list, a leaf that is not
+ * to the body list (its bodies, summed directly), any other cell's children to the stack. A
+ * full list is evaluated by every lane for its body. Forces of the bodies in [i0, i1) are
+ * written in their original order; with POT the potentials (self-pair included) go to phi
+ * instead. */
 template <bool POT>
-static __global__ void __launch_bounds__(32 * WALK_WARPS)
-t_walk(tree_view T, float *__restrict__ phi)
+static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem &s, int g0,
+                                                  int g1, int lane, float *__restrict__ phi)
 {
-    __shared__ walk_smem smem[WALK_WARPS];
-    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int group = blockIdx.x * WALK_WARPS + w;
-    const int g0 = group * GC_TREE_GROUP;
-    walk_smem &s = smem[w];
-    if (g0 >= T.n)
-        return; /* the whole warp: no block-wide barrier follows */
     const int k = g0 + lane;
-    const bool valid = k < T.n;
+    const bool valid = k < g1;
     const float4 x = T.spos[valid ? k : g0];
     const unsigned i = valid ? T.idx[k] : 0u;
     const bool own = valid && i >= (unsigned)T.i0 && i < (unsigned)T.i1;
@@ -505,6 +556,29 @@ t_walk(tree_view T, float *__restrict__ phi)
         if (stack_full)
             atomicAdd(&T.ctl->stack_full, 1);
     }
+    __syncwarp(); /* the next group's walk reuses the shared lists */
+}
+
+/* As many warps as fit on the device at once, each taking the next group in key order
+ * until none is left: a group whose walk is long holds up one warp, not a block's share of
+ * the grid, and neighbouring groups run together and share the cells in cache. */
+template <bool POT>
+static __global__ void __launch_bounds__(32 * WALK_WARPS, WALK_BLOCKS_PER_SM(POT))
+t_walk(tree_view T, float *__restrict__ phi)
+{
+    __shared__ walk_smem smem[WALK_WARPS];
+    const int lane = threadIdx.x & 31;
+    walk_smem &s = smem[threadIdx.x >> 5];
+    const int groups = T.ctl->groups;
+    for (;;) {
+        int g = 0;
+        if (lane == 0)
+            g = (int)atomicAdd(&T.ctl->next_group, 1u);
+        g = __shfl_sync(FULL, g, 0);
+        if (g >= groups)
+            return; /* the whole warp: no block-wide barrier follows */
+        walk_group<POT>(T, s, T.group[g], g + 1 < groups ? T.group[g + 1] : T.n, lane, phi);
+    }
 }
 
 /* Per-block sums of m_i (phi_i + m_i / eps) over the range, in double: the self-pair the
@@ -599,16 +673,51 @@ extern "C" int gc_cuda_tree_launch_moments(const gc_cuda_tree *T, int sm_count, 
     return (int)cudaGetLastError();
 }
 
-extern "C" int gc_cuda_tree_launch_walk(const gc_cuda_tree *T, float *phi, void *stream)
+extern "C" size_t gc_cuda_tree_group_bytes(int n)
+{
+    size_t bytes = 0;
+    if (cub::DeviceSelect::Flagged(nullptr, bytes, thrust::counting_iterator<int>(0),
+                                   (const unsigned char *)nullptr, (int *)nullptr,
+                                   (int *)nullptr, n) != cudaSuccess)
+        return 0;
+    return bytes;
+}
+
+extern "C" int gc_cuda_tree_launch_groups(const gc_cuda_tree *T, void *temp, size_t temp_bytes,
+                                          int sm_count, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    const int groups = (T->n + GC_TREE_GROUP - 1) / GC_TREE_GROUP;
-    const int blocks = (groups + WALK_WARPS - 1) / WALK_WARPS;
-    if (phi)
-        t_walk<true><<<blocks, 32 * WALK_WARPS, 0, s>>>(view_of(T), phi);
-    else
-        t_walk<false><<<blocks, 32 * WALK_WARPS, 0, s>>>(view_of(T), nullptr);
+    cudaError_t e = cudaMemsetAsync(T->begins, 0, (size_t)T->n, s);
+    if (e != cudaSuccess)
+        return (int)e;
+    t_groups<<<sm_count * 4, TT, 0, s>>>(view_of(T));
+    e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return (int)e;
+    /* The marked bodies' indices, in order, and how many into the control block. */
+    return (int)cub::DeviceSelect::Flagged(temp, temp_bytes, thrust::counting_iterator<int>(0),
+                                           T->begins, T->group, &T->ctl->groups, T->n, s);
+}
+
+template <bool POT> static int launch_walk(const gc_cuda_tree *T, float *phi, int sm_count,
+                                           cudaStream_t s)
+{
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, t_walk<POT>,
+                                                                  32 * WALK_WARPS, 0);
+    if (e != cudaSuccess)
+        return (int)e;
+    t_walk<POT><<<sm_count * (per_sm > 0 ? per_sm : 1), 32 * WALK_WARPS, 0, s>>>(view_of(T),
+                                                                                 phi);
     return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_tree_launch_walk(const gc_cuda_tree *T, float *phi, int sm_count,
+                                        void *stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    return phi ? launch_walk<true>(T, phi, sm_count, s)
+               : launch_walk<false>(T, nullptr, sm_count, s);
 }
 
 extern "C" int gc_cuda_tree_potential_blocks(void)

@@ -71,7 +71,12 @@ int main(void)
         printf("no CUDA device: skipped\n");
         return CHECK_SKIP;
     }
-    gc_cli_defaults(&o);
+    {
+        /* The options galaxy-bench --compare --steps 20 resolves (eps, integrator, model). */
+        char *argv[] = {"galaxy-bench", "--compare", "--steps", "20", NULL};
+        CHECK(gc_cli_parse(4, argv, GC_PROGRAM_BENCH, &o) == GC_OK);
+        CHECK(o.mode == GC_MODE_COMPARE && o.params.eps == 0.025f);
+    }
     CHECK(gc_model_galaxy_build(o.model, N, 1, &bodies) == GC_OK);
     CHECK(gc_bodies_alloc(&acc, N) == GC_OK && gc_bodies_alloc(&kern, N) == GC_OK &&
           gc_bodies_alloc(&ref, N) == GC_OK);
@@ -88,12 +93,15 @@ int main(void)
                                    &acc) == GC_OK);
     kernel_accelerations(b, &bodies, 0, &kern);
     CHECK(memcmp(acc.vel, kern.vel, N * 4 * sizeof(float)) == 0);
-    /* The classic reference kernel computes the same forces (float sums: 1e-5 of float64). */
+    /* The classic reference kernel computes the same forces. Its float sums run in body
+     * order, one rounding per term over 8192 terms, so it sits nearer 1e-5 of float64
+     * than the product's tiled partial sums: 3e-5 leaves room without hiding a wrong term
+     * (one missing body of 8192 is ~1e-4). */
     kernel_accelerations(b, &bodies, 1, &ref);
     printf("force error vs float64: product %.2e, classic reference %.2e; plan %s\n",
            error_vs_float64(&bodies, &kern), error_vs_float64(&bodies, &ref), t->plan(b));
     CHECK_LT(error_vs_float64(&bodies, &kern), 1e-5);
-    CHECK_LT(error_vs_float64(&bodies, &ref), 1e-5);
+    CHECK_LT(error_vs_float64(&bodies, &ref), 3e-5);
     CHECK(strstr(t->plan(b), "T=") != NULL);
 
     /* The event timer measures the work queued between its marks: more than zero, no more
@@ -112,8 +120,6 @@ int main(void)
     CHECK(ms >= 0.5 * wall);
 
     /* --compare: GPU and CPU forces within 1e-5 of float64, positions after 20 steps. */
-    o.mode = GC_MODE_COMPARE;
-    o.steps = 20;
     CHECK(gc_bench_compare(&o, &bodies) == GC_OK);
     gc_backend_destroy(b);
     gc_bodies_free(&bodies);

@@ -117,8 +117,10 @@ static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *
            e.p99, e.max, e.rms, (double)st.cells / (double)b->n, st.cell_interactions,
            st.body_interactions);
     CHECK(st.valid && st.complete);
-    /* Every body in exactly one leaf, and all the mass at the root: none lost. */
+    /* Every body in exactly one leaf, and all the mass at the root: none lost. Groups of
+     * at most GC_TREE_GROUP bodies, none empty. */
     CHECK(st.leaf_bodies == b->n);
+    CHECK(st.groups >= (b->n + GC_TREE_GROUP - 1) / GC_TREE_GROUP && st.groups <= b->n);
     CHECK_NEAR(st.root_mass, total_mass(b), 1e-5 * total_mass(b));
     gc_bodies_free(&acc);
     return e;
@@ -155,8 +157,8 @@ static void test_formulas(void)
             for (int k = 0; k < 3; k++)
                 exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
         }
-        gc_tree_cell_force(dx, dy, dz, m.m, m.q, rinv, a, NULL);
-        gc_tree_cell_force(dx, dy, dz, m.m, zero, rinv, a0, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, m.q, 0.0f, rinv, a, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, zero, 0.0f, rinv, a0, NULL);
         for (int k = 0; k < 3; k++) {
             e += (a[k] - exact[k]) * (a[k] - exact[k]);
             e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
@@ -171,6 +173,60 @@ static void test_formulas(void)
         }
         prev = e;
         prev0 = e0;
+    }
+    /* Softened as the direct sum is, with eps half the distance: the expansion of the
+     * softened sum stays third order (the error falls ~8x a doubling of d and eps); leaving
+     * out its eps^2 s2 term makes it second order (~4x) and worse. */
+    prev = prev0 = 0.0;
+    for (double d = 4.0; d <= 32.0; d *= 2.0) {
+        const double x[3] = {0.6 * d, 0.64 * d, -0.48 * d}, eps2 = 0.25 * d * d;
+        double exact[3] = {0, 0, 0}, e = 0.0, e0 = 0.0, norm = 0.0;
+        float a[3] = {0, 0, 0}, a0[3] = {0, 0, 0};
+        const float dx = (float)(m.com[0] - x[0]), dy = (float)(m.com[1] - x[1]),
+                    dz = (float)(m.com[2] - x[2]);
+        const float rinv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + (float)eps2);
+        for (int i = 0; i < 10; i++) {
+            double r[3], r2 = eps2;
+            for (int k = 0; k < 3; k++) {
+                r[k] = p[4 * i + k] - x[k];
+                r2 += r[k] * r[k];
+            }
+            for (int k = 0; k < 3; k++)
+                exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
+        }
+        gc_tree_cell_force(dx, dy, dz, m.m, m.q, (float)eps2 * m.s2, rinv, a, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, m.q, 0.0f, rinv, a0, NULL);
+        for (int k = 0; k < 3; k++) {
+            e += (a[k] - exact[k]) * (a[k] - exact[k]);
+            e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
+            norm += exact[k] * exact[k];
+        }
+        e = sqrt(e / norm);
+        e0 = sqrt(e0 / norm);
+        printf("cell at distance %2.0f, eps %4.1f: error %.2e, without the eps^2 s2 term %.2e\n",
+               d, sqrt(eps2), e, e0);
+        CHECK(e < 0.5 * e0);
+        if (prev > 0.0) {
+            CHECK(prev / e > 6.0 && prev / e < 11.0);
+            CHECK(prev0 / e0 > 3.0 && prev0 / e0 < 5.0);
+        }
+        prev = e;
+        prev0 = e0;
+    }
+    /* Groups among the children of a large cell: siblings share one while they fit in 32,
+     * a larger cell is grouped below, a larger leaf is cut, and nothing packs across it. */
+    {
+        const int nb[] = {10, 10, 12, 1, 5, 40, 3, 33, 2, 32};
+        const int leaf[] = {1, 1, 1, 1, 1, 0, 1, 1, 1, 0};
+        const int want[] = {GC_TREE_GROUP_BEGINS, GC_TREE_GROUP_NONE, GC_TREE_GROUP_NONE,
+                            GC_TREE_GROUP_BEGINS, GC_TREE_GROUP_NONE, GC_TREE_GROUP_NONE,
+                            GC_TREE_GROUP_BEGINS, GC_TREE_GROUP_CUT, GC_TREE_GROUP_BEGINS,
+                            GC_TREE_GROUP_BEGINS};
+        int fill = 0;
+        for (int k = 0; k < 10; k++)
+            CHECK(gc_tree_group_child(&fill, nb[k], leaf[k]) == want[k]);
+        fill = 0;
+        CHECK(gc_tree_group_child(&fill, GC_TREE_GROUP, 0) == GC_TREE_GROUP_BEGINS);
     }
     /* x bits at 3i+2, y at 3i+1, z at 3i, bit 20 of each axis in the top digit. */
     CHECK(gc_tree_spread(1u) == 1u && gc_tree_spread(2u) == 8u);
@@ -410,13 +466,16 @@ static void test_gpu_vs_cpu(struct gc_backend *gpu)
             num += d * d;
             den += (double)ac.vel[4 * i + k] * ac.vel[4 * i + k];
         }
-    printf("GPU vs CPU tree, N %zu: cells %llu vs %llu, leaves %llu vs %llu, interactions a "
-           "body %.1f vs %.1f; forces relative RMS %.2e\n", b.n, (unsigned long long)sg.cells,
-           (unsigned long long)sc.cells, (unsigned long long)sg.leaves,
-           (unsigned long long)sc.leaves, sg.cell_interactions + sg.body_interactions,
+    printf("GPU vs CPU tree, N %zu: cells %llu vs %llu, leaves %llu vs %llu, groups %llu vs "
+           "%llu, interactions a body %.1f vs %.1f; forces relative RMS %.2e\n", b.n,
+           (unsigned long long)sg.cells, (unsigned long long)sc.cells,
+           (unsigned long long)sg.leaves, (unsigned long long)sc.leaves,
+           (unsigned long long)sg.groups, (unsigned long long)sc.groups,
+           sg.cell_interactions + sg.body_interactions,
            sc.cell_interactions + sc.body_interactions, sqrt(num / den));
     CHECK(sg.valid && sc.valid && sg.complete);
     CHECK(sg.cells == sc.cells && sg.leaves == sc.leaves && sg.leaf_bodies == b.n);
+    CHECK(sg.groups == sc.groups);
     CHECK_LT(fabs(sg.cell_interactions - sc.cell_interactions), 1e-3 * sc.cell_interactions);
     CHECK_LT(fabs(sg.body_interactions - sc.body_interactions), 1e-3 * sc.body_interactions);
     CHECK_LT(sqrt(num / den), 1e-4);

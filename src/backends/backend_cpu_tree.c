@@ -31,6 +31,9 @@ struct cpu_tree {
     float *spos;            /* 4 per body in sorted order: x, y, z, m */
     struct node *node;
     size_t nodes, node_cap;
+    unsigned char *begins;  /* per sorted body: 1 where a group begins */
+    int32_t *group;         /* the groups' first bodies, ascending, then n */
+    size_t groups;
     struct gc_tree_stats stats;
 };
 
@@ -49,6 +52,8 @@ void gc_cpu_tree_free(struct cpu_ctx *c)
     free(t->order);
     free(t->spos);
     free(t->node);
+    free(t->begins);
+    free(t->group);
     free(t);
     c->tree = NULL;
 }
@@ -64,9 +69,13 @@ static enum gc_status reserve(struct cpu_ctx *c)
     if (c->n > t->cap) {
         free(t->order);
         free(t->spos);
+        free(t->begins);
+        free(t->group);
         t->order = malloc(c->n * sizeof *t->order);
         t->spos = malloc(4 * c->n * sizeof *t->spos);
-        t->cap = t->order && t->spos ? c->n : 0;
+        t->begins = malloc(c->n);
+        t->group = malloc((c->n + 1) * sizeof *t->group);
+        t->cap = t->order && t->spos && t->begins && t->group ? c->n : 0;
         if (!t->cap)
             goto nomem;
     }
@@ -186,6 +195,46 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
     return st;
 }
 
+/* Marks the group beginnings the rule of gc_tree_group_child gives for child cell nd. */
+static void mark_child(struct cpu_tree *t, const struct node *nd, int *fill)
+{
+    switch (gc_tree_group_child(fill, nd->end - nd->begin, nd->count < 0)) {
+    case GC_TREE_GROUP_BEGINS:
+        t->begins[nd->begin] = 1;
+        break;
+    case GC_TREE_GROUP_CUT:
+        for (int32_t b = nd->begin; b < nd->end; b += GC_TREE_GROUP)
+            t->begins[b] = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The groups of the tree, their first bodies in sorted order. */
+static void find_groups(struct cpu_tree *t, size_t n)
+{
+    int fill = 0;
+    t->groups = 0;
+    t->group[0] = 0;
+    if (n == 0)
+        return;
+    memset(t->begins, 0, n);
+    mark_child(t, &t->node[0], &fill);
+    for (size_t c = 0; c < t->nodes; c++) {
+        const struct node *nd = &t->node[c];
+        if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_GROUP)
+            continue;
+        fill = 0;
+        for (int k = 0; k < nd->count; k++)
+            mark_child(t, &t->node[nd->first + k], &fill);
+    }
+    for (size_t b = 0; b < n; b++)
+        if (t->begins[b])
+            t->group[t->groups++] = (int32_t)b;
+    t->group[t->groups] = (int32_t)n;
+}
+
 /* Moments from the last cell back to the root: children before their parent. */
 static void moments(struct cpu_tree *t, float theta)
 {
@@ -240,7 +289,7 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
                 const float *x = t->spos + 4 * (g0 + (size_t)j);
                 const float dx = nd->mo.com[0] - x[0], dy = nd->mo.com[1] - x[1],
                             dz = nd->mo.com[2] - x[2];
-                gc_tree_cell_force(dx, dy, dz, nd->mo.m, nd->mo.q,
+                gc_tree_cell_force(dx, dy, dz, nd->mo.m, nd->mo.q, eps2 * nd->mo.s2,
                                    1.0f / sqrtf(dx * dx + dy * dy + dz * dz + eps2), a[j],
                                    phi ? &p[j] : NULL);
             }
@@ -283,7 +332,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
                                 double *phi)
 {
     struct cpu_tree *t;
-    const size_t n = c->n, groups = (n + GC_TREE_GROUP - 1) / GC_TREE_GROUP;
+    const size_t n = c->n;
     double t0, t1, t2, t3, cells = 0.0, bodies = 0.0;
     float *acc;
     enum gc_status st = reserve(c);
@@ -299,6 +348,8 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     sort_bodies(c);
     t1 = now_ms();
     st = build(t, n);
+    if (st == GC_OK)
+        find_groups(t, n);
     t2 = now_ms();
     if (st == GC_OK)
         moments(t, fp->theta);
@@ -306,11 +357,10 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     if (st == GC_OK) {
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies) \
     num_threads(gc_cpu_threads(c))
-        for (long g = 0; g < (long)groups; g++) {
+        for (long g = 0; g < (long)t->groups; g++) {
             double counts[2] = {0.0, 0.0};
-            const size_t g0 = (size_t)g * GC_TREE_GROUP;
-            walk_group(c, t, g0, g0 + GC_TREE_GROUP < n ? g0 + GC_TREE_GROUP : n, fp->eps2,
-                       acc, phi, counts);
+            walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp->eps2, acc, phi,
+                       counts);
             cells += counts[0];
             bodies += counts[1];
         }
@@ -325,6 +375,10 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.moments_ms = t3 - t2;
         t->stats.walk_ms = now_ms() - t3;
         t->stats.cells = t->nodes;
+        t->stats.groups = t->groups;
+        t->stats.bytes = t->cap * (sizeof *t->order + 4 * sizeof *t->spos + 1 +
+                                   sizeof *t->group) +
+                         t->node_cap * sizeof *t->node + 3 * n * sizeof *acc;
         t->stats.root_mass = t->node[0].mo.m;
         t->stats.cell_interactions = c->i1 > c->i0 ? cells / (double)(c->i1 - c->i0) : 0.0;
         t->stats.body_interactions = c->i1 > c->i0 ? bodies / (double)(c->i1 - c->i0) : 0.0;

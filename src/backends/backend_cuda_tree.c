@@ -13,8 +13,9 @@ enum { EV_START, EV_SORTED, EV_BUILT, EV_MOMENTS, EV_WALKED, EVENTS };
 struct cuda_tree {
     struct gc_cuda_tree d;       /* device arrays and settings for the launchers */
     size_t n_cap;                /* bodies the body arrays hold */
-    void *sort_temp, *scratch;   /* CUB's sort scratch; the box pass's partial boxes */
-    size_t sort_bytes;
+    void *cub_temp, *scratch;   /* CUB's scratch (the sort's, then the group selection's);
+                                  * the box pass's partial boxes */
+    size_t cub_bytes;
     float *d_phi;                /* n potentials; made by the first potential pass */
     double *d_wpart, *h_wpart;   /* the potential's partial sums */
     /* Two slots, alternating: a pass's events and a pinned copy of its control block, read
@@ -35,8 +36,8 @@ static void tree_free(struct cuda_ctx *c)
     cudaStreamSynchronize(c->stream);
     void *dev[] = {t->d.keys[0], t->d.keys[1], t->d.idxs[0], t->d.idxs[1], t->d.spos,
                    t->d.com,     t->d.quad,    t->d.misc,    t->d.blo,     t->d.bhi,
-                   t->d.range,   t->d.ctl,     t->sort_temp, t->scratch,   t->d_phi,
-                   t->d_wpart};
+                   t->d.range,   t->d.ctl,     t->cub_temp, t->scratch,   t->d_phi,
+                   t->d_wpart,   t->d.begins,  t->d.group};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         cudaFree(dev[k]);
     for (int s = 0; s < 2; s++)
@@ -50,11 +51,18 @@ static void tree_free(struct cuda_ctx *c)
 }
 
 /* Bytes the tree keeps per body: keys and indices twice (the sort's two buffers), sorted
- * positions, and the cell store (5 float4s and an int2 per cell). */
+ * positions, group marks and starts, and the cell store (5 float4s and an int2 per cell). */
 static double bytes_per_body(size_t n)
 {
     const double cells = (double)gc_cuda_tree_cell_cap(n) / (double)(n ? n : 1);
-    return 2.0 * (8 + 4) + 16 + cells * (5 * 16 + 8);
+    return 2.0 * (8 + 4) + 16 + 1 + 4 + cells * (5 * 16 + 8);
+}
+
+/* Device bytes the tree holds now. */
+static size_t held_bytes(const struct cuda_tree *t)
+{
+    return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4) + (size_t)t->d.cap * (5 * 16 + 8) +
+           t->cub_bytes + gc_cuda_tree_scratch_bytes() + (t->d_phi ? t->n_cap * 4 : 0);
 }
 
 /* An allocation failed: how many bodies this device could take with the tree. */
@@ -126,9 +134,13 @@ static enum gc_status tree_alloc(struct cuda_ctx *c)
         TRY_ALLOC(t->d.idxs[k], n * sizeof(unsigned));
     }
     TRY_ALLOC(t->d.spos, n * 4 * sizeof(float));
+    TRY_ALLOC(t->d.begins, n ? n : 1);
+    TRY_ALLOC(t->d.group, (n ? n : 1) * sizeof(int));
     TRY_ALLOC(t->d.ctl, sizeof *t->d.ctl);
-    t->sort_bytes = gc_cuda_tree_sort_bytes((int)n);
-    TRY_ALLOC(t->sort_temp, t->sort_bytes ? t->sort_bytes : 1);
+    t->cub_bytes = gc_cuda_tree_sort_bytes((int)n);
+    if (gc_cuda_tree_group_bytes((int)n) > t->cub_bytes)
+        t->cub_bytes = gc_cuda_tree_group_bytes((int)n);
+    TRY_ALLOC(t->cub_temp, t->cub_bytes ? t->cub_bytes : 1);
     TRY_ALLOC(t->scratch, gc_cuda_tree_scratch_bytes());
     if (alloc_cells(c, gc_cuda_tree_cell_cap(n)) != GC_OK)
         return GC_ERR_NOMEM;
@@ -167,6 +179,8 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->cells = (uint64_t)(k->cells < t->d.cap ? k->cells : t->d.cap);
     o->leaves = (uint64_t)k->leaves;
     o->leaf_bodies = k->leaf_bodies;
+    o->groups = (uint64_t)k->groups;
+    o->bytes = held_bytes(t);
     o->root_mass = k->root_mass;
     o->cell_interactions = (double)k->cell_int / own;
     o->body_interactions = (double)k->body_int / own;
@@ -214,11 +228,14 @@ static enum gc_status pass(struct cuda_ctx *c, const struct gc_force_params *fp,
     t->d.pos = c->d_pos;
     t->d.acc = c->d_acc;
     GC_CUDA_TRY(cudaEventRecord(t->ev[s][EV_START], c->stream));
-    e = gc_cuda_tree_launch_sort(&t->d, t->sort_temp, t->sort_bytes, t->scratch, c->stream);
+    e = gc_cuda_tree_launch_sort(&t->d, t->cub_temp, t->cub_bytes, t->scratch, c->stream);
     if (e == 0)
         e = (int)cudaEventRecord(t->ev[s][EV_SORTED], c->stream);
     if (e == 0)
         e = gc_cuda_tree_launch_build(&t->d, c->sm_count, c->stream);
+    if (e == 0)
+        e = gc_cuda_tree_launch_groups(&t->d, t->cub_temp, t->cub_bytes, c->sm_count,
+                                       c->stream);
     if (e == 0)
         e = (int)cudaEventRecord(t->ev[s][EV_BUILT], c->stream);
     if (e == 0)
@@ -226,7 +243,7 @@ static enum gc_status pass(struct cuda_ctx *c, const struct gc_force_params *fp,
     if (e == 0)
         e = (int)cudaEventRecord(t->ev[s][EV_MOMENTS], c->stream);
     if (e == 0)
-        e = gc_cuda_tree_launch_walk(&t->d, phi, c->stream);
+        e = gc_cuda_tree_launch_walk(&t->d, phi, c->sm_count, c->stream);
     if (e == 0)
         e = (int)cudaMemcpyAsync(&t->h_ctl[s], t->d.ctl, sizeof *t->d.ctl,
                                  cudaMemcpyDeviceToHost, c->stream);

@@ -14,13 +14,15 @@ extern "C" {
 /* Figures of the latest tree force pass (milliseconds of the device's or host's own clock). */
 struct gc_tree_stats {
     double sort_ms;      /* box, keys and the sort of the bodies by key */
-    double build_ms;     /* cells from the sorted keys */
+    double build_ms;     /* cells from the sorted keys, and the groups of the walk */
     double moments_ms;   /* masses, centres of mass, quadrupoles, opening radii */
     double walk_ms;      /* the group walks: interaction lists and forces */
     uint64_t cells;      /* cells of the tree */
     uint64_t leaves;     /* of which leaves */
     uint64_t leaf_bodies; /* bodies in all leaves: N when the leaves hold every body once */
+    uint64_t groups;     /* groups walked (each shares one walk: N / groups bodies a walk) */
     double root_mass;    /* the root cell's mass: the total mass when none is lost */
+    uint64_t bytes;      /* memory the tree holds (device or host), beside the bodies' state */
     double cell_interactions; /* body-cell interactions per body (mean over the bodies) */
     double body_interactions; /* body-body interactions per body */
     int complete;        /* 1: every cell that should have been split was (0: the cell store

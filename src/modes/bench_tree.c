@@ -17,9 +17,10 @@
 
 /* Floating-point operations counted per interaction: a body-body one as the all-pairs
  * convention counts it (20, GPU Gems 3), a body-cell one as gc_tree_cell_force does its work
- * (distance 10, reciprocal root 1, quadrupole products 21, the sum 17: 49), each FMA two. */
+ * (distance 10, reciprocal root 1, quadrupole products 22 with the softening's term, the
+ * sum 17: 50), each FMA two. */
 #define FLOPS_BODY 20.0
-#define FLOPS_CELL 49.0
+#define FLOPS_CELL 50.0
 /* Rows of the float64 reference (evenly spaced bodies), and the time each timed repeat
  * runs for (device; the host's steps are timed one by one). */
 #define REF_ROWS 4096
@@ -36,7 +37,8 @@ struct tree_row {
     double ms_sort, ms_build, ms_moments, ms_walk; /* medians of the phases */
     double cell_int, body_int; /* interactions per body */
     double cells;              /* cells per body */
-    double bytes_per_body;     /* device memory the run added, per body; 0 = not known */
+    double group;              /* bodies per group */
+    double bytes_per_body;     /* memory the tree holds, per body */
     double ms_allpairs;        /* one all-pairs step at this N; 0 = not timed */
     struct gc_bench_errors err;
     int complete;
@@ -48,13 +50,6 @@ static void sim_params(const struct gc_options *opt, const char *force, float th
     *p = opt->params;
     p->force = force;
     p->theta = theta;
-}
-
-static size_t memory_in_use(struct gc_backend *b)
-{
-    const struct gc_backend_bench *t = gc_backend_bench(b);
-    size_t bytes = 0;
-    return t && t->memory && t->memory(b, &bytes) == GC_OK ? bytes : 0;
 }
 
 /* Median ms of one all-pairs step at this N (the tree's reference point). */
@@ -93,7 +88,6 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
     struct gc_bodies acc = {0};
     struct gc_tree_stats ts;
     double t[64], ph[4][64], t0 = 0.0, first = 0.0;
-    const size_t before = memory_in_use(be);
     const struct gc_force_params fp = {.method = GC_FORCE_TREE,
                                        .eps2 = opt->params.eps * opt->params.eps,
                                        .theta = theta};
@@ -117,10 +111,6 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
         st = gc_sim_advance(&sim, p.dt); /* warm-up, and the size of a repeat */
     if (st == GC_OK)
         st = gc_bench_timer_stop(be, t0, &first);
-    if (st == GC_OK) {
-        const size_t after = memory_in_use(be);
-        row->bytes_per_body = after > before ? (double)(after - before) / (double)b->n : 0.0;
-    }
     row->steps = opt->steps ? opt->steps
                             : (unsigned)fmax(1.0, fmin(200.0, ceil(REPEAT_TARGET_S * 1e3 /
                                                                    fmax(first, 1e-3))));
@@ -146,6 +136,8 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
             row->cell_int = ts.cell_interactions;
             row->body_int = ts.body_interactions;
             row->cells = (double)ts.cells / (double)b->n;
+            row->group = ts.groups ? (double)b->n / (double)ts.groups : 0.0;
+            row->bytes_per_body = (double)ts.bytes / (double)b->n;
             row->complete = ts.complete;
         }
     }
@@ -178,13 +170,14 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
             const struct tree_row *r = &rows[k];
             printf("    {\"n\": %zu, \"theta\": %.3f, \"steps\": %u, \"ms_per_step\": %.6g, "
                    "\"ms_sort\": %.6g, \"ms_build\": %.6g, \"ms_moments\": %.6g, "
-                   "\"ms_walk\": %.6g, \"cells_per_body\": %.4g, \"cell_interactions\": %.6g, "
+                   "\"ms_walk\": %.6g, \"cells_per_body\": %.4g, \"bodies_per_group\": %.4g, "
+                   "\"cell_interactions\": %.6g, "
                    "\"body_interactions\": %.6g, \"walk_gflops\": %.6g, \"bytes_per_body\": "
                    "%.4g, \"error_median\": %.4g, \"error_p99\": %.4g, \"error_max\": %.4g, "
                    "\"error_rows\": %zu, \"ms_allpairs\": %.6g, \"complete\": %d}%s\n",
                    r->n, r->theta, r->steps, r->ms_step, r->ms_sort, r->ms_build,
-                   r->ms_moments, r->ms_walk, r->cells, r->cell_int, r->body_int, gflops(r),
-                   r->bytes_per_body, r->err.median, r->err.p99, r->err.max, r->err.rows,
+                   r->ms_moments, r->ms_walk, r->cells, r->group, r->cell_int, r->body_int,
+                   gflops(r), r->bytes_per_body, r->err.median, r->err.p99, r->err.max, r->err.rows,
                    r->ms_allpairs, r->complete, k + 1 < count ? "," : "");
         }
         printf("  ]\n}\n");
@@ -193,17 +186,19 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
     printf("# tree on %s (%s); eps %g; median of %d repeats after warm-up; phases of the "
            "step's tree pass; interactions per body (body-cell + body-body); walk GFLOP/s at %g "
            "flops a body-cell and %g a body-body interaction; error: per-body relative "
-           "acceleration error against float64 over %zu rows\n", gc_backend_name(b),
+           "acceleration error against float64 over %zu rows; grp: bodies a group; B/body: "
+           "memory the tree holds, beside the state\n", gc_backend_name(b),
            gc_backend_device_name(b), opt->params.eps, opt->repeats > 0 ? opt->repeats : 5,
            FLOPS_CELL, FLOPS_BODY, rows[0].err.rows);
-    printf("# %9s %5s %8s %7s %7s %7s %7s %6s %7s %7s %8s %6s %9s %9s %9s %10s %8s\n", "N",
-           "theta", "ms/step", "sort", "build", "moments", "walk", "cells", "int/b c",
+    printf("# %9s %5s %8s %7s %7s %7s %7s %6s %5s %7s %7s %8s %6s %9s %9s %9s %10s %8s\n",
+           "N", "theta", "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int/b c",
            "int/b b", "GFLOP/s", "B/body", "median", "99th", "max", "allpairs", "speedup");
     for (int k = 0; k < count; k++) {
         const struct tree_row *r = &rows[k];
-        printf("%11zu %5.2f %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %7.0f %7.0f %8.0f %6.0f "
+        printf("%11zu %5.2f %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %5.1f %7.0f %7.0f %8.0f %6.0f "
                "%9.2e %9.2e %9.2e %10.3f %8.1f%s\n", r->n, r->theta, r->ms_step, r->ms_sort,
-               r->ms_build, r->ms_moments, r->ms_walk, r->cells, r->cell_int, r->body_int,
+               r->ms_build, r->ms_moments, r->ms_walk, r->cells, r->group, r->cell_int,
+               r->body_int,
                gflops(r), r->bytes_per_body, r->err.median, r->err.p99, r->err.max,
                r->ms_allpairs, r->ms_allpairs > 0.0 ? r->ms_allpairs / r->ms_step : 0.0,
                r->complete ? "" : "  (cells summed directly: store or stack full)");

@@ -18,18 +18,44 @@
  * first and last keys differ (levels where every body falls into the same child are skipped:
  * no chains of one-child cells); at the last level, or with identical keys, it stays a leaf
  * of any size (its bodies are then summed directly, exactly).
- * Groups: GC_TREE_GROUP consecutive bodies of the sorted order (spatially close along the
- * Morton curve) share one walk of the tree and one interaction list. */
+ * Groups: the bodies that share one walk of the tree and one interaction list (one warp on
+ * the GPU), cut along the tree (gc_tree_group_child), never by count alone: consecutive
+ * bodies of the sorted order can straddle a jump of the Morton curve, and a group holding
+ * one far body has a box that opens most of the tree: one such walk can outlast all the
+ * others together. */
 #define GC_TREE_LEVELS 21
 #define GC_TREE_LEAF 16
 #define GC_TREE_GROUP 32
+/* Whether a child of a cell of more than GC_TREE_GROUP bodies begins a group. The children
+ * are taken in key order with *fill the bodies of the open group (0 before the first child);
+ * nb is the child's bodies, leaf whether it is a leaf. A child of at most GC_TREE_GROUP
+ * bodies joins the open group when they fit together (siblings: their box stays within
+ * their parent's), else begins one; a larger cell is grouped among its own children, and a
+ * larger leaf (identical keys, or a full cell store) is cut every GC_TREE_GROUP bodies. The
+ * root is taken as the only child of a cell: one group when it holds GC_TREE_GROUP bodies
+ * or fewer. */
+enum { GC_TREE_GROUP_NONE, GC_TREE_GROUP_BEGINS, GC_TREE_GROUP_CUT };
+GC_HD int gc_tree_group_child(int *fill, int nb, int leaf)
+{
+    if (nb > GC_TREE_GROUP) {
+        *fill = 0;
+        return leaf ? GC_TREE_GROUP_CUT : GC_TREE_GROUP_NONE;
+    }
+    if (*fill > 0 && *fill + nb <= GC_TREE_GROUP) {
+        *fill += nb;
+        return GC_TREE_GROUP_NONE;
+    }
+    *fill = nb;
+    return GC_TREE_GROUP_BEGINS;
+}
+
 /* Opening angle: a cell is used as a whole (mass, centre of mass, quadrupole) for a group
  * when every point of the group's box is farther from the cell's centre of mass than
  * size / theta + delta (size: the largest side of the box of its bodies; delta: the distance
  * from that box's centre to the centre of mass). The delta term keeps the criterion safe
- * when the centre of mass sits near a cell's edge (Salmon & Warren 1994; Bonsai). 0.6:
+ * when the centre of mass sits near a cell's edge (Salmon & Warren 1994; Bonsai). 0.55:
  * docs/physics.md ("The tree") and BENCHMARKS.md give the error against theta. */
-#define GC_TREE_DEFAULT_THETA 0.6f
+#define GC_TREE_DEFAULT_THETA 0.55f
 /* Up to 1: then every cell that holds a body of the group is opened (its bodies lie within
  * delta + size * sqrt(3) / 2 of its centre of mass, nearer than size / theta + delta), so
  * no body ever feels itself through a cell's moments. */
@@ -112,10 +138,11 @@ GC_HD int gc_tree_split_level(uint64_t a, uint64_t b)
 
 /* A cell's moments: mass, centre of mass, traceless quadrupole about it,
  * Q = sum m (3 s s^T - |s|^2 I), s = x - com, stored as xx, yy, xy, xz, yz (zz = -xx - yy),
- * and the box of its bodies. */
+ * the trace it leaves out, s2 = sum m |s|^2 (the softened expansion needs it), and the box
+ * of its bodies. */
 struct gc_tree_moments {
     float m, com[3];
-    float q[5];
+    float q[5], s2;
     float lo[3], hi[3];
 };
 
@@ -124,7 +151,7 @@ struct gc_tree_moments {
  * would lose (a cell a millionth of the box wide, 30 units out). */
 GC_HD void gc_tree_leaf_moments(const float *p, int n, struct gc_tree_moments *c)
 {
-    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[6] = {0, 0, 0, 0, 0, 0};
+    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[5] = {0, 0, 0, 0, 0}, s2 = 0.0f;
     const float r0[3] = {p[0], p[1], p[2]};
     for (int k = 0; k < 3; k++)
         c->lo[k] = c->hi[k] = p[k];
@@ -149,9 +176,11 @@ GC_HD void gc_tree_leaf_moments(const float *p, int n, struct gc_tree_moments *c
         q[2] += b[3] * (3.0f * dx * dy);
         q[3] += b[3] * (3.0f * dx * dz);
         q[4] += b[3] * (3.0f * dy * dz);
+        s2 += b[3] * r2;
     }
     for (int k = 0; k < 5; k++)
         c->q[k] = q[k];
+    c->s2 = s2;
 }
 
 /* Moments of a cell from its children's ch[0..n): masses add, centres of mass combine
@@ -159,7 +188,7 @@ GC_HD void gc_tree_leaf_moments(const float *p, int n, struct gc_tree_moments *c
  * axes: + m (3 d d^T - |d|^2 I), d = its centre minus the cell's). */
 GC_HD void gc_tree_combine(const struct gc_tree_moments *ch, int n, struct gc_tree_moments *c)
 {
-    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[5] = {0, 0, 0, 0, 0};
+    float s[3] = {0.0f, 0.0f, 0.0f}, m = 0.0f, q[5] = {0, 0, 0, 0, 0}, s2 = 0.0f;
     const float r0[3] = {ch[0].com[0], ch[0].com[1], ch[0].com[2]};
     for (int k = 0; k < 3; k++) {
         c->lo[k] = ch[0].lo[k];
@@ -185,9 +214,11 @@ GC_HD void gc_tree_combine(const struct gc_tree_moments *ch, int n, struct gc_tr
         q[2] += ch[i].q[2] + mi * (3.0f * dx * dy);
         q[3] += ch[i].q[3] + mi * (3.0f * dx * dz);
         q[4] += ch[i].q[4] + mi * (3.0f * dy * dz);
+        s2 += ch[i].s2 + mi * r2;
     }
     for (int k = 0; k < 5; k++)
         c->q[k] = q[k];
+    c->s2 = s2;
 }
 
 /* The square of the opening radius size / theta + delta of a cell with moments c. */
@@ -215,18 +246,21 @@ GC_HD float gc_tree_box_dist2(const float x[3], const float bc[3], const float b
 }
 
 /* Acceleration (and potential) on a body at distance d = com - x from a cell of mass m and
- * quadrupole q, Plummer-softened as the direct sum is (r^2 -> r^2 + eps^2):
- *   a   = m d / r^3 - Q d / r^5 + 5/2 (d.Q.d) d / r^7
- *   phi = -m / r - 1/2 (d.Q.d) / r^5
- * rinv is 1 / sqrt(|d|^2 + eps2), taken by the caller (rsqrt on the GPU). */
+ * quadrupole q: the expansion to second order of the Plummer-softened sum itself, with
+ * R^2 = |d|^2 + eps^2 and D = d.Q.d - eps^2 s2:
+ *   a   = m d / R^3 - Q d / R^5 + 5/2 D d / R^7
+ *   phi = -m / R - 1/2 D / R^5
+ * The eps^2 s2 term (soft = eps2 * s2) is what the softening adds to the traceless form:
+ * it matters for cells a few eps away, which most accepted cells are at millions of bodies.
+ * rinv is 1 / R, taken by the caller (rsqrt on the GPU). */
 GC_HD void gc_tree_cell_force(float dx, float dy, float dz, float m, const float q[5],
-                              float rinv, float a[3], float *phi)
+                              float soft, float rinv, float a[3], float *phi)
 {
     const float qzz = -q[0] - q[1];
     const float qx = q[0] * dx + q[2] * dy + q[3] * dz;
     const float qy = q[2] * dx + q[1] * dy + q[4] * dz;
     const float qz = q[3] * dx + q[4] * dy + qzz * dz;
-    const float dqd = dx * qx + dy * qy + dz * qz;
+    const float dqd = dx * qx + dy * qy + dz * qz - soft;
     const float rinv2 = rinv * rinv, rinv3 = rinv * rinv2, rinv5 = rinv3 * rinv2;
     const float radial = m * rinv3 + 2.5f * dqd * rinv5 * rinv2;
     a[0] += radial * dx - rinv5 * qx;

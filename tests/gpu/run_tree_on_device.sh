@@ -6,7 +6,7 @@
 #     TESTS=1 FFMPEG=off BEFORE_REF= tests/gpu/make_viewer_devbuild.sh
 # on the dev host:  PARTS="tests bench energy" bash tests/gpu/run_tree_on_device.sh
 # Parts: tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
-# memcheck (compute-sanitizer over small tree runs),
+# memcheck (compute-sanitizer over small tree runs), profile (ncu over one walk at 2^20),
 # bench (galaxy-bench --force tree --sweep and --theta-sweep, --compare with the tree, all
 # pairs at 81,920 and 2^20 against BENCHMARKS.md), energy (tools/tree_vs_allpairs at
 # 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr). Writes $OUT/tree-device.log,
@@ -64,15 +64,18 @@ python3 - "$OUT/tree_sweep.json" <<'PY' | tee -a "$OUT/results.txt"
 import json, sys
 d = json.load(open(sys.argv[1]))
 print("device:", d["device"])
-print("%9s %6s %8s %7s %7s %8s %7s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
-      "ms/step", "sort", "build", "moments", "walk", "cells", "int c", "int b", "GFLOP/s",
-      "B/body", "median", "99th", "max", "allpairs", "speedup"))
+print("%9s %6s %8s %7s %7s %8s %7s %6s %5s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
+      "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int c", "int b", "int/us",
+      "GFLOP/s", "B/body", "median", "99th", "max", "allpairs", "speedup"))
 for r in d["results"]:
-    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f" % (
+    ints = r["n"] * (r["cell_interactions"] + r["body_interactions"]) / (r["ms_walk"] * 1e3)
+    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %5.1f %6.0f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f%s" % (
         r["n"], r["theta"], r["ms_per_step"], r["ms_sort"], r["ms_build"], r["ms_moments"],
-        r["ms_walk"], r["cells_per_body"], r["cell_interactions"], r["body_interactions"],
-        r["walk_gflops"], r["bytes_per_body"], r["error_median"], r["error_p99"],
-        r["error_max"], r["ms_allpairs"], r["ms_allpairs"] / r["ms_per_step"] if r["ms_allpairs"] else 0))
+        r["ms_walk"], r["cells_per_body"], r["bodies_per_group"], r["cell_interactions"],
+        r["body_interactions"], ints / 1e3, r["walk_gflops"], r["bytes_per_body"], r["error_median"],
+        r["error_p99"], r["error_max"], r["ms_allpairs"],
+        r["ms_allpairs"] / r["ms_per_step"] if r["ms_allpairs"] else 0,
+        "" if r["complete"] else "  incomplete"))
 PY
 step "error and time against theta: built-in pair at 2^20, the Dubinski table (81,920 with halos)"
 timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --benchmark --force tree --theta-sweep \
@@ -117,6 +120,19 @@ for a in "-n 20000" "-n 3000 --model plummer --integrator leapfrog --eps 0.01" "
     check "memcheck-tree ($a)" $rc
     grep -E "ERROR SUMMARY|Invalid|out of bounds" "$T/memcheck.log" | head -n 5
 done
+fi
+
+if want profile; then
+step "Nsight Compute: the walk at 2^20 bodies (how busy the multiprocessors are, issue rate, occupancy)"
+NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+timeout -s KILL 200 "$NCU" --clock-control none -k regex:t_walk --launch-skip 2 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
+    --section WarpStateStats --section InstructionStats -o "$OUT/walk" \
+    "$B/galaxy-bench" --backend cuda --force tree -n 1048576 --steps 4 --quiet >"$T/ncu.log" 2>&1
+check ncu-walk $?
+"$NCU" -i "$OUT/walk.ncu-rep" --page details >"$OUT/walk-details.txt" 2>&1
+grep -E "Duration|Elapsed Cycles|SM Active Cycles|Issued Warp Per Scheduler|Achieved Occupancy|Registers Per|Theoretical Occ|Executed Instructions  " \
+    "$OUT/walk-details.txt" | tee -a "$OUT/results.txt"
 fi
 
 step "summary"

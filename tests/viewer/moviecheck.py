@@ -5,25 +5,26 @@
 Decodes frame K (0 = first) of MOVIE with ffmpeg, as a player shows it (BT.709, limited
 range, the tags the recorder writes), and compares it with SHOT.png, a screenshot of the same
 frame. --save writes a decoded frame as a PNG. Exit status 0 when every frame passes, 1 when
-one fails or cannot be read, 2 on bad arguments. Standard library, imgcheck and the
-ffmpeg/ffprobe programs only.
+one fails or cannot be read, 2 on bad arguments. Standard library, imgcheck and the ffmpeg
+program only (tests/gpu/make_viewer_devbuild.sh builds one for the device).
 
 What a frame must meet, and why these bounds (both pictures are cut into BLOCK x BLOCK pixel
 blocks first, so that H.264's loss of fine detail and 4:2:0's halved colour resolution,
 which are expected, weigh little). "Measured" is test_movie.py's scene, 320x200:
 - MEAN_TOL: the frame's mean colour, per channel, within 4 of 255 of the screenshot's. A
   correct movie at the recorder's quality (CRF 18) moves it by well under 1 (measured: at
-  most 0.4); a uniform magenta or green movie, or stripes, move it by tens (magenta: 237).
+  most 0.1); a uniform magenta or green movie, or stripes, move it by tens (magenta: 237).
 - LIT_TOL: over the blocks the screenshot shows lit (brightest channel of the block's mean
   above LIT_LEVEL), the mean absolute difference of the blocks' colour, per channel, at most
   12 of 255. Most of a galaxy picture is black, so a colour error that leaves black black
   (U and V swapped, the wrong matrix) hardly moves the whole frame's mean; it moves the lit
   blocks by tens (U and V swapped: 35). Compression blurs small bright stars a little
-  (measured: at most 1.7; the neighbouring frame of a moving scene: 3.5, so a frame one off
+  (measured: at most 1.5; the neighbouring frame of a moving scene: 3.4, so a frame one off
   passes this check: frame-exactness is test_movie.py's own check).
 - CORR_MIN: per channel, the correlation of the blocks' means with the screenshot's at least
   0.9: where things are in the picture. A movie upside down (-0.04), striped (0.18) or
-  magenta (0.08) falls far below it; a correct one is above 0.99 (measured: 0.999).
+  magenta (0.08) falls far below it; a correct one is above 0.99 (measured: 1.000 to three
+  places).
 - The screenshot itself must have something to compare: at least MIN_LIT_BLOCKS lit blocks,
   else the checks above would pass on an empty picture.
 """
@@ -48,35 +49,56 @@ class DecodeError(Exception):
     pass
 
 
-def movie_size(movie):
-    """(width, height) of the movie's first video stream."""
-    p = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                        "stream=width,height", "-of", "csv=p=0", movie],
-                       capture_output=True, text=True, timeout=60)
-    try:
-        w, h = (int(v) for v in p.stdout.strip().split(",")[:2])
-    except ValueError:
-        raise DecodeError("%s: ffprobe finds no video stream (%s)"
-                          % (movie, (p.stderr.strip() or p.stdout.strip())[:200]))
-    return w, h
+def read_ppm(data):
+    """(width, height, RGB bytes) of a binary PPM (P6, maxval 255): what ffmpeg writes."""
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while pos < len(data) and data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos)
+            continue
+        end = pos
+        while end < len(data) and not data[end:end + 1].isspace():
+            end += 1
+        if end == pos:
+            raise ValueError("short PPM header")
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b"P6" or fields[3] != b"255":
+        raise ValueError("not an 8-bit binary PPM")
+    w, h = int(fields[1]), int(fields[2])
+    pixels = data[pos + 1:pos + 1 + 3 * w * h]
+    if len(pixels) != 3 * w * h:
+        raise ValueError("PPM of %dx%d holds %d bytes" % (w, h, len(pixels)))
+    return w, h, pixels
 
 
 def decode_frame(movie, k):
     """Frame k of the movie as an imgcheck.Image (RGB rows), converted as a player does."""
-    w, h = movie_size(movie)
     # The matrix and range are given, not guessed: what the recorder tags its stream with.
-    vf = ("select=eq(n\\,%d),scale=in_color_matrix=bt709:in_range=limited:out_range=full,"
-          "format=rgb24" % k)
-    p = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", movie, "-vf", vf,
-                        "-frames:v", "1", "-f", "rawvideo", "-"],
-                       capture_output=True, timeout=300)
-    if p.returncode != 0 or len(p.stdout) != 3 * w * h:
-        why = p.stderr.decode(errors="replace").strip()[:200]
-        if p.returncode == 0 and not p.stdout:
-            why = "the movie has no frame %d" % k
-        raise DecodeError("%s: cannot decode frame %d (%d bytes of %d: %s)"
-                          % (movie, k, len(p.stdout), 3 * w * h, why))
-    rows = [p.stdout[3 * w * y:3 * w * (y + 1)] for y in range(h)]
+    # full_chroma_int interpolates colour to every pixel, as players do, and accurate_rnd
+    # rounds exactly: a correct frame's mean is then the screenshot's to within 0.1 (0.7
+    # darker without them), with Debian's ffmpeg and the device's static one alike.
+    vf = ("select=eq(n\\,%d),scale=in_color_matrix=bt709:in_range=limited:out_range=full:"
+          "flags=bicubic+accurate_rnd+full_chroma_int,format=rgb24" % k)
+    try:
+        p = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", movie, "-vf", vf,
+                            "-frames:v", "1", "-f", "image2pipe", "-c:v", "ppm", "-"],
+                           capture_output=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise DecodeError("%s: cannot run ffmpeg to decode frame %d (%s)" % (movie, k, e))
+    why = p.stderr.decode(errors="replace").strip()[:300]
+    if p.returncode != 0:
+        raise DecodeError("%s: cannot decode frame %d (%s)" % (movie, k, why))
+    if not p.stdout:
+        raise DecodeError("%s: cannot decode frame %d (the movie has no frame %d)"
+                          % (movie, k, k))
+    try:
+        w, h, pixels = read_ppm(p.stdout)
+    except ValueError as e:
+        raise DecodeError("%s: frame %d: ffmpeg's picture is unreadable (%s)" % (movie, k, e))
+    rows = [pixels[3 * w * y:3 * w * (y + 1)] for y in range(h)]
     return imgcheck.Image(w, h, rows)
 
 
@@ -160,10 +182,11 @@ def describe(m):
                " ".join("%.3f" % c for c in m["corr"])))
 
 
-def check_frame(movie, k, shot_path):
-    """(ok, one line saying what was compared and found)."""
+def check_frame(movie, k, shot_path, decode=None):
+    """(ok, one line saying what was compared and found). decode(k), when given, returns
+    frame k of the movie (decoded before, say); else it is decoded here."""
     try:
-        img = decode_frame(movie, k)
+        img = decode(k) if decode else decode_frame(movie, k)
     except DecodeError as e:
         return False, str(e)
     try:
@@ -197,10 +220,15 @@ def main(argv):
             return 2
         target.append((int(k), path))
         i += 1
-    status = 0
+    status, frames = 0, {}
+
+    def frame(k):  # each frame decoded once: a decode runs through the movie up to it
+        if k not in frames:
+            frames[k] = decode_frame(movie, k)
+        return frames[k]
     for k, path in saves:
         try:
-            write_png(decode_frame(movie, k), path)
+            write_png(frame(k), path)
             print("saved movie frame %d as %s" % (k, path))
         except DecodeError as e:
             print("FAIL %s" % e)
@@ -209,7 +237,7 @@ def main(argv):
             print("FAIL cannot save movie frame %d as %s: %s" % (k, path, e.strerror or e))
             status = 1
     for k, path in pairs:
-        ok, line = check_frame(movie, k, path)
+        ok, line = check_frame(movie, k, path, frame)
         print(("ok   " if ok else "FAIL ") + line)
         status = status or (0 if ok else 1)
     return status

@@ -46,7 +46,8 @@ if(Python3_FOUND)
   add_test(NAME test_viewer_no_display
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
                    $<TARGET_FILE:galaxy>)
-  # A short headless movie under Mesa, checked with ffprobe (skipped without FFmpeg).
+  # A short headless movie under Mesa, checked with ffprobe and its first, middle and last
+  # frames against screenshots of the same frames (viewer/moviecheck.py; skipped without FFmpeg).
   add_test(NAME test_viewer_movie
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_movie.py
                    $<TARGET_FILE:galaxy>)

@@ -32,7 +32,9 @@ struct gc_record_stats {
 /* 1 when this build can record (FFmpeg's libraries were found at build time). */
 int gc_record_available(void);
 /* Opens the file and starts the encoder thread. GC_ERR_UNSUPPORTED (logged, saying how to
- * get FFmpeg's libraries) in a build without them; GC_ERR_IO when the file cannot be made. */
+ * get FFmpeg's libraries) in a build without them, and (logged, with the colour it got) when
+ * this FFmpeg converts a test pattern of known colours to YUV wrongly; GC_ERR_IO when the
+ * file cannot be made. */
 enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_recorder **out);
 /* Queues one frame of w x h RGBA pixels (bottom row first when bottom_up = 1, as glReadPixels
  * gives them); the pixels are copied, so the caller may reuse its buffer at once. Frames of

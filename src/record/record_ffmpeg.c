@@ -16,6 +16,20 @@
  * beyond this (realtime), headless waits. */
 #define QUEUE 8
 
+/* Bicubic for frames of another size than the movie (a window made full screen).
+ * SWS_ACCURATE_RND because without it an x86 swscale that has its inline assembly but not its
+ * external (nasm) assembly, such as an FFmpeg configured with --disable-x86asm, stores the
+ * vertical filter in the MMX layout and then runs the C vertical scaler on it: the chroma
+ * planes, the only ones filtered vertically for 4:2:0, come out as garbage (a magenta or
+ * striped movie). With it the C and the assembly scalers both give BT.709 to within one unit. */
+#define SWS_FLAGS (SWS_BICUBIC | SWS_ACCURATE_RND)
+
+/* The RGBA to YUV conversion for one source size. */
+struct conv {
+    struct SwsContext *sws; /* NULL until the first frame */
+    int w, h;               /* source size the context was made for */
+};
+
 struct slot {
     uint8_t *rgba;
     size_t cap;        /* bytes allocated */
@@ -30,7 +44,7 @@ struct gc_recorder {
     AVStream *stream;
     AVFrame *yuv;
     AVPacket *pkt;
-    struct SwsContext *sws;
+    struct conv conv;
     const char *codec_name;
 
     pthread_t thread;
@@ -82,31 +96,128 @@ static enum gc_status encode(struct gc_recorder *r, AVFrame *frame)
     }
 }
 
-/* RGBA (any size, either row order) to the movie's YUV 4:2:0 frame, then encoded. */
-static enum gc_status convert_and_encode(struct gc_recorder *r, const struct slot *s)
+/* RGBA (any size, either row order) to dst, a YUV 4:2:0 frame of its own size. */
+static enum gc_status convert(const char *path, struct conv *c, const uint8_t *rgba, int w, int h,
+                              int bottom_up, AVFrame *dst)
 {
-    const uint8_t *src[4] = {s->rgba, NULL, NULL, NULL};
-    int stride[4] = {4 * s->w, 0, 0, 0};
+    const uint8_t *src[4] = {rgba, NULL, NULL, NULL};
+    int stride[4] = {4 * w, 0, 0, 0};
     int e;
-    r->sws = sws_getCachedContext(r->sws, s->w, s->h, AV_PIX_FMT_RGBA, r->enc->width,
-                                  r->enc->height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL,
-                                  NULL);
-    if (!r->sws) {
-        gc_log_error("recording %s: no conversion from %dx%d RGBA", r->path, s->w, s->h);
+    if (!c->sws || c->w != w || c->h != h) {
+        sws_freeContext(c->sws);
+        c->sws = sws_getContext(w, h, AV_PIX_FMT_RGBA, dst->width, dst->height,
+                                AV_PIX_FMT_YUV420P, SWS_FLAGS, NULL, NULL, NULL);
+        if (!c->sws) {
+            gc_log_error("recording %s: this FFmpeg cannot convert %dx%d RGBA to %dx%d "
+                         "YUV 4:2:0", path, w, h, dst->width, dst->height);
+            return GC_ERR_UNSUPPORTED;
+        }
+        c->w = w;
+        c->h = h;
+        /* BT.709, limited range: what players assume for HD H.264 (the stream says so too).
+         * The 1 (full range) is RGB's; swscale takes only the YUV side's range. */
+        e = sws_setColorspaceDetails(c->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
+                                     sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+        if (e < 0) {
+            gc_log_error("recording %s: this FFmpeg cannot convert to BT.709 YUV", path);
+            return GC_ERR_UNSUPPORTED;
+        }
+    }
+    if (bottom_up) {
+        /* glReadPixels rows start at the bottom: walk them backwards (swscale's C and
+         * assembly input readers both take a negative stride). */
+        src[0] = rgba + (size_t)(h - 1) * 4 * (size_t)w;
+        stride[0] = -4 * w;
+    }
+    e = sws_scale(c->sws, src, stride, 0, h, dst->data, dst->linesize);
+    if (e != dst->height) {
+        gc_log_error("recording %s: converting a %dx%d frame to YUV failed (%d of %d rows)", path,
+                     w, h, e, dst->height);
         return GC_ERR_UNSUPPORTED;
     }
-    /* BT.709, limited range: what players assume for HD H.264 (the stream says so too). */
-    sws_setColorspaceDetails(r->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
-                             sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
-    if (s->bottom_up) {
-        /* glReadPixels rows start at the bottom: walk them backwards. */
-        src[0] = s->rgba + (size_t)(s->h - 1) * 4 * (size_t)s->w;
-        stride[0] = -4 * s->w;
+    return GC_OK;
+}
+
+/* BT.709 limited-range Y, U, V of an 8-bit RGB colour, as a player's decoder inverts them. */
+static void bt709(const uint8_t rgb[3], int yuv[3])
+{
+    const double kr = 0.2126, kb = 0.0722, kg = 1.0 - kr - kb;
+    double y = (kr * rgb[0] + kg * rgb[1] + kb * rgb[2]) / 255.0;
+    yuv[0] = (int)(16.0 + 219.0 * y + 0.5);
+    yuv[1] = (int)(128.0 + 224.0 * (rgb[2] / 255.0 - y) / (2.0 * (1.0 - kb)) + 0.5);
+    yuv[2] = (int)(128.0 + 224.0 * (rgb[0] / 255.0 - y) / (2.0 * (1.0 - kr)) + 0.5);
+}
+
+/* Converts four known colours (a 2x2 grid of blocks, bottom row first as GL gives them) the
+ * way every frame is converted and compares the centre of each block with BT.709: an FFmpeg
+ * whose conversion is wrong (see SWS_FLAGS) is refused before a whole movie is recorded with
+ * wrong colours. Blocks of 32x32 pixels keep each centre clear of the bicubic filter's reach
+ * into the next block; 3 units of 255 allow swscale's fixed-point rounding. */
+static enum gc_status check_conversion(struct gc_recorder *r)
+{
+    enum { B = 32, N = 2 * B, TOL = 3 };
+    static const uint8_t colour[4][3] = {{200, 40, 30}, {40, 180, 60},   /* top: red, green */
+                                         {20, 60, 220}, {230, 210, 90}}; /* bottom: blue, yellow */
+    static const char *name[4] = {"red", "green", "blue", "yellow"};
+    struct conv c = {NULL, 0, 0};
+    AVFrame *f = av_frame_alloc();
+    uint8_t *rgba = malloc(N * N * 4);
+    enum gc_status st = GC_ERR_NOMEM;
+    if (!f || !rgba)
+        goto done;
+    f->format = AV_PIX_FMT_YUV420P;
+    f->width = N;
+    f->height = N;
+    if (av_frame_get_buffer(f, 0) < 0)
+        goto done;
+    for (int row = 0; row < N; row++) { /* row 0 of the buffer is the picture's bottom row */
+        int y = N - 1 - row;
+        for (int x = 0; x < N; x++) {
+            uint8_t *p = &rgba[4 * (row * N + x)];
+            memcpy(p, colour[2 * (y / B) + x / B], 3);
+            p[3] = 255;
+        }
     }
-    e = av_frame_make_writable(r->yuv);
-    if (e < 0)
+    st = convert(r->path, &c, rgba, N, N, 1, f);
+    for (int k = 0; k < 4 && st == GC_OK; k++) {
+        int x = (k % 2) * B + B / 2, y = (k / 2) * B + B / 2, want[3], got[3];
+        bt709(colour[k], want);
+        got[0] = f->data[0][y * f->linesize[0] + x];
+        got[1] = f->data[1][y / 2 * f->linesize[1] + x / 2];
+        got[2] = f->data[2][y / 2 * f->linesize[2] + x / 2];
+        for (int i = 0; i < 3; i++)
+            if (abs(got[i] - want[i]) > TOL) {
+                gc_log_error("recording %s: this FFmpeg's swscale converts RGBA to YUV wrongly "
+                             "(a %s block came out as Y %d U %d V %d, BT.709 gives %d %d %d); "
+                             "the movie's colours would be wrong", r->path, name[k], got[0],
+                             got[1], got[2], want[0], want[1], want[2]);
+                st = GC_ERR_UNSUPPORTED;
+                break;
+            }
+    }
+done:
+    if (st == GC_ERR_NOMEM)
+        gc_log_error("recording %s: out of memory for the colour check", r->path);
+    sws_freeContext(c.sws);
+    av_frame_free(&f);
+    free(rgba);
+    return st;
+}
+
+/* One queued frame converted and encoded. */
+static enum gc_status convert_and_encode(struct gc_recorder *r, const struct slot *s)
+{
+    char eb[128];
+    enum gc_status st;
+    int e = av_frame_make_writable(r->yuv);
+    if (e < 0) {
+        gc_log_error("recording %s: no writable frame for the encoder: %s", r->path,
+                     av_err(e, eb, sizeof eb));
         return GC_ERR_NOMEM;
-    sws_scale(r->sws, src, stride, 0, s->h, r->yuv->data, r->yuv->linesize);
+    }
+    st = convert(r->path, &r->conv, s->rgba, s->w, s->h, s->bottom_up, r->yuv);
+    if (st != GC_OK)
+        return st;
     r->yuv->pts = (int64_t)r->frames;
     r->frames++;
     return encode(r, r->yuv);
@@ -144,7 +255,7 @@ static void free_recorder(struct gc_recorder *r)
 {
     if (!r)
         return;
-    sws_freeContext(r->sws);
+    sws_freeContext(r->conv.sws);
     av_frame_free(&r->yuv);
     av_packet_free(&r->pkt);
     avcodec_free_context(&r->enc);
@@ -258,6 +369,12 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     if (st != GC_OK) {
         if (st == GC_ERR_NOMEM)
             gc_log_error("recording %s: out of memory for the encoder", r->path);
+        free_recorder(r);
+        return st;
+    }
+    /* Before the file is made: a refused FFmpeg leaves no empty movie behind. */
+    st = check_conversion(r);
+    if (st != GC_OK) {
         free_recorder(r);
         return st;
     }

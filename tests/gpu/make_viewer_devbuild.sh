@@ -9,7 +9,9 @@
 #                             bin/galaxy-before (BEFORE_REF's viewer, for the before/after
 #                             pictures), bin/galaxy-bench, lib/ (every library they need that
 #                             the device lacks: freeglut, GLEW, libpng, X11 clients, a minimal
-#                             FFmpeg with libx264), shaders/ and shaders-before/
+#                             FFmpeg with libx264), shaders/ and shaders-before/, tools/ffmpeg
+#                             (a static ffmpeg program that decodes H.264, for the movie's
+#                             pixel check: tests/viewer/moviecheck.py)
 #   .devviewer/x11.tar.xz     Xvfb, xdotool, xkbcomp, the XKB data, Mesa's swrast DRI driver
 #                             (Xvfb's own GLX needs one) and their libraries
 #   .devviewer/dubinski.tab.gz  the table, when ../shared/data has it
@@ -19,7 +21,8 @@
 # device call can carry next to Xvfb; a minimal FFmpeg (libx264 encoder, mp4/mov/matroska
 # muxers, swscale) is built from Debian's source package instead, with the same headers
 # (without nasm: its own assembly off; x264 keeps its own, and the RGBA to YUV conversion in
-# C takes a few ms a frame).
+# C takes a few ms a frame). The device has no ffmpeg program either: a second, static build of
+# the same source gives one that decodes H.264 to pictures and nothing more (2-3 MB).
 # Mesa: libLLVM's libz3 and libicuuc's ICU data (54 MB) are never used by a software GL
 # driver; they are replaced by stub libraries that only define the symbols asked for.
 #
@@ -40,17 +43,23 @@ mkdir -p "$WORK"
 log() { echo "== $* ($(date +%H:%M:%S))"; }
 
 # ---- a minimal FFmpeg: libavcodec (libx264 only), libavformat, libswscale, libavutil ----
-FF=$WORK/ffmin
-if [ "$FFMPEG" = min ] && [ ! -f "$FF/lib/pkgconfig/libavcodec.pc" ]; then
-    log "FFmpeg source (Debian's) and libx264's headers"
+# Debian's FFmpeg source into $WORK/src, once (both FFmpeg builds below start from it).
+ffmpeg_source() {
+    ls "$WORK"/src/ffmpeg_*.orig.tar.xz >/dev/null 2>&1 && return 0
+    log "FFmpeg source (Debian's)"
     mkdir -p "$WORK/apt/lists/partial" "$WORK/src"
     echo "deb-src http://deb.debian.org/debian bookworm main" >"$WORK/apt/src.list"
-    APT=(-o Dir::Etc::SourceList="$WORK/apt/src.list" -o Dir::Etc::SourceParts=/dev/null
-         -o Dir::State::Lists="$WORK/apt/lists")
+    local apt=(-o Dir::Etc::SourceList="$WORK/apt/src.list" -o Dir::Etc::SourceParts=/dev/null
+               -o Dir::State::Lists="$WORK/apt/lists")
     (cd "$WORK/src" &&
-        apt-get "${APT[@]}" update -qq &&
-        apt-get "${APT[@]}" source --download-only -qq ffmpeg &&
-        apt-get download -qq libx264-dev)
+        apt-get "${apt[@]}" update -qq &&
+        apt-get "${apt[@]}" source --download-only -qq ffmpeg)
+}
+FF=$WORK/ffmin
+if [ "$FFMPEG" = min ] && [ ! -f "$FF/lib/pkgconfig/libavcodec.pc" ]; then
+    ffmpeg_source
+    log "libx264's headers"
+    (cd "$WORK/src" && apt-get download -qq libx264-dev)
     rm -rf "$WORK/src/x264dev" "$WORK/src/ffmpeg-src"
     dpkg -x "$WORK"/src/libx264-dev_*.deb "$WORK/src/x264dev"
     X264=$WORK/src/x264dev/usr
@@ -68,6 +77,29 @@ if [ "$FFMPEG" = min ] && [ ! -f "$FF/lib/pkgconfig/libavcodec.pc" ]; then
             --enable-libx264 --enable-encoder=libx264 --enable-muxer=mp4,mov,matroska \
             --enable-protocol=file --enable-swscale --disable-x86asm >"$WORK/ffmpeg-configure.log" &&
         nice make -j"$JOBS" >"$WORK/ffmpeg-build.log" 2>&1 && make install >/dev/null)
+fi
+
+# ---- ffmpeg, the program, for the movie check on the device: H.264 in, PPM pictures out ----
+# Static, so that it loads neither the minimal FFmpeg's libraries (on the device's library
+# path) nor a system one. Its own copy of the source: FFmpeg builds out of a tree only when
+# that tree holds no build of its own. Without its assembly too (no nasm here): its pictures
+# were checked to match Debian's ffmpeg's (tests/viewer/moviecheck.py's figures, to 0.1).
+FFDEC=$WORK/ffdec
+if [ "$FFMPEG" = min ] && [ ! -x "$FFDEC/bin/ffmpeg" ]; then
+    ffmpeg_source
+    log "build a static ffmpeg program that decodes H.264, for the movie check"
+    rm -rf "$WORK/src/ffdec-src" && mkdir -p "$WORK/src/ffdec-src"
+    tar -xf "$WORK"/src/ffmpeg_*.orig.tar.xz -C "$WORK/src/ffdec-src" --strip-components=1
+    (cd "$WORK/src/ffdec-src" &&
+        ./configure --prefix="$FFDEC" --enable-static --disable-shared --disable-autodetect \
+            --enable-pthreads --disable-everything --disable-doc --disable-ffplay \
+            --disable-ffprobe --disable-avdevice --disable-swresample --disable-postproc \
+            --disable-network --enable-ffmpeg --enable-avfilter --enable-swscale \
+            --enable-decoder=h264 --enable-parser=h264 --enable-demuxer=mov \
+            --enable-filter=select,scale,format,null --enable-encoder=ppm \
+            --enable-muxer=image2pipe --enable-protocol=file,pipe \
+            --disable-x86asm >"$WORK/ffdec-configure.log" &&
+        nice make -j"$JOBS" >"$WORK/ffdec-build.log" 2>&1 && make install >/dev/null)
 fi
 
 # ---- the viewer of this tree, and the one before (for the before/after pictures) ----
@@ -117,6 +149,10 @@ cp -r "$ROOT/shaders" "$STAGE/viewer/shaders"
 if [ -n "$BEFORE_REF" ]; then
     cp "$WORK/build-before/galaxy" "$STAGE/viewer/bin/galaxy-before"
     cp -r "$WORK/src-before/shaders" "$STAGE/viewer/shaders-before"
+fi
+if [ "$FFMPEG" = min ]; then
+    mkdir -p "$STAGE/viewer/tools"
+    cp "$FFDEC/bin/ffmpeg" "$STAGE/viewer/tools/"
 fi
 
 # Libraries a binary needs, less what every Linux has, the GPU driver's and glvnd's (the

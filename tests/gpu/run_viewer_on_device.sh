@@ -11,7 +11,8 @@
 #   viewer-device.log   everything, with PASS/FAIL lines and a summary at the end
 #   results.txt         the figures (frames/s, ratios, render cost, window rates)
 #   docs-images.tar     before/after PNGs at N = 8192, 81920, 1048576, Dubinski at 450 Myr,
-#                       window screenshots, the movie's last frame
+#                       window screenshots, the movie's middle and last frame (decoded from
+#                       the movie) and the screenshots they were checked against
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
 # Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
@@ -29,10 +30,10 @@ WIN_SECONDS=${WIN_SECONDS:-8}
 if [ "${REHEARSAL:-0}" = 1 ]; then
     BACKEND=cpu NS="1024 2048 4096" NBIG=4096 NRATIO=2048 FRAMES=40 STEPS_T25="--frames 11 --substeps 2"
     NDRAW="2048 4096" DRAW_FRAMES=20
-    MOVIE="--frames 90 --substeps 1" VENDOR=mesa
+    MOVIE_FRAMES=90 MOVIE_STEPS=1 VENDOR=mesa
 else
     BACKEND=cuda NS="8192 81920 1048576" NBIG=1048576 NRATIO="" FRAMES=3000
-    STEPS_T25="--frames 251 --substeps 10" MOVIE="--frames 1800 --substeps 4" VENDOR=nvidia
+    STEPS_T25="--frames 251 --substeps 10" MOVIE_FRAMES=1800 MOVIE_STEPS=4 VENDOR=nvidia
     NDRAW="81920 1048576" DRAW_FRAMES=400
 fi
 want() { [[ " $PARTS " == *" $1 "* ]]; }
@@ -80,7 +81,8 @@ printf '#!/bin/sh\nGC_SHADER_DIR=%s exec %s "$@"\n' "$T/viewer/shaders" "$T/view
 printf '#!/bin/sh\nGC_SHADER_DIR=%s exec %s "$@"\n' "$T/viewer/shaders-before" \
     "$T/viewer/bin/galaxy-before" >"$T/run/before"
 chmod +x "$T/run/after" "$T/run/before"
-export PATH=$T/run:$PATH
+# tools/: the static ffmpeg program that decodes the movie for its pixel check.
+export PATH=$T/run:$T/viewer/tools:$PATH
 BENCH=$T/viewer/bin/galaxy-bench
 DUB=$ROOT/shared/data/dubinski.tab.gz
 [ -f "$DUB" ] || DUB=$ROOT/../shared/data/dubinski.tab.gz
@@ -252,13 +254,32 @@ fi
 
 if want movie; then
 step "movie: Dubinski with halos, 81,920 bodies, 1800 frames at 60 fps, 4 steps a frame (t = 0 to 1300 Myr), tour"
-# shellcheck disable=SC2086
-headless movie 420 after --headless --backend $BACKEND --data "$DUB" ${NRATIO:+-n $NRATIO} \
-    --size 1280x720 --fps 60 $MOVIE --tour --present \
-    --title "Two disk galaxies collide (Dubinski, Mihos & Hernquist 1996)" \
-    --record "$OUT/dubinski_tour.mp4" --screenshot "$IMG/movie_last_frame.png"
+# The movie's options; the screenshots its frames are checked against are taken with the same.
+movie_opts=(--headless --backend "$BACKEND" --data "$DUB" ${NRATIO:+-n $NRATIO} --size 1280x720
+    --fps 60 --substeps "$MOVIE_STEPS" --tour --present
+    --title "Two disk galaxies collide (Dubinski, Mihos & Hernquist 1996)")
+LAST=$((MOVIE_FRAMES - 1))
+MID=$((MOVIE_FRAMES / 2))
+headless movie 420 after "${movie_opts[@]}" --frames "$MOVIE_FRAMES" \
+    --record "$OUT/dubinski_tour.mp4" --screenshot "$IMG/movie_frame${LAST}_screenshot.png"
 grep -E "recorded|recording" "$T/movie.log"
-# --present's title (top band) and time (bottom band) are drawn over the picture.
+# Headless runs are frame-exact: frame k of the movie is the last frame of a run of k + 1.
+headless movie_shot_0 120 after "${movie_opts[@]}" --frames 1 \
+    --screenshot "$IMG/movie_frame0_screenshot.png"
+headless movie_shot_$MID 300 after "${movie_opts[@]}" --frames $((MID + 1)) \
+    --screenshot "$IMG/movie_frame${MID}_screenshot.png"
+command -v ffmpeg >/dev/null ||
+    echo "no ffmpeg program to decode the movie: make .devviewer again (make_viewer_devbuild.sh)"
+# The pixels: the first, middle and last frame decoded from the movie against those
+# screenshots (mean colour, the lit parts' colour, layout: tests/viewer/moviecheck.py says
+# how and its bounds); the middle and last frame are saved as the movie shows them.
+python3 "$ROOT/tests/viewer/moviecheck.py" "$OUT/dubinski_tour.mp4" \
+    "0:$IMG/movie_frame0_screenshot.png" "$MID:$IMG/movie_frame${MID}_screenshot.png" \
+    "$LAST:$IMG/movie_frame${LAST}_screenshot.png" --save "$MID:$IMG/movie_middle_frame.png" \
+    --save "$LAST:$IMG/movie_last_frame.png" | tee "$T/movie_pixels.txt"
+check movie-pixels "${PIPESTATUS[0]}"
+result "movie pixels: $(grep -c '^ok' "$T/movie_pixels.txt") of 3 frames match their screenshots"
+# --present's title (top band) and time (bottom band), as the movie shows them.
 python3 - "$IMG/movie_last_frame.png" "$ROOT/tests/viewer" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[2])

@@ -1,4 +1,4 @@
-# --headless --record: a short H.264 movie through EGL (Mesa in CI), checked with ffprobe.
+# --headless --record: a short H.264 movie through EGL (Mesa in CI), its format and its pixels.
 # SPDX-License-Identifier: MIT
 import os
 import shutil
@@ -10,6 +10,8 @@ import checks  # noqa: E402
 from checks import check  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import imgcheck  # noqa: E402
+import moviecheck  # noqa: E402
 import sanitizer  # noqa: E402
 
 galaxy = sys.argv[1]
@@ -40,18 +42,28 @@ def probe(path):
     return dict(line.split("=", 1) for line in p.stdout.split() if "=" in line)
 
 
+# The scene the frames are compared on: a fixed, bright exposure and a long step, so the two
+# galaxies (one blue, one orange) light about a tenth of the picture and move from frame to
+# frame; at the default exposure 1% of it is lit and too little would be compared.
+SCENE = ["--fps", "30", "--exposure", "4", "--dt", "0.1"]
+FRAMES = 45
 movie = os.path.join(tmp, "movie_test.mp4")
+last_shot = os.path.join(tmp, "movie_test_frame%d.png" % (FRAMES - 1))
+for k in (0, FRAMES // 2, FRAMES - 1):
+    f = os.path.join(tmp, "movie_test_frame%d.png" % k)
+    if os.path.exists(f):
+        os.remove(f)
 if os.path.exists(movie):
     os.remove(movie)
-p = run(["--frames", "45", "--fps", "30", "--record", movie])
+p = run(["--frames", str(FRAMES)] + SCENE + ["--record", movie, "--screenshot", last_shot])
 if p.raw_rc != 0 and "no movie recording" in p.stderr:
     print("SKIP: this build has no movie recording (FFmpeg's libraries were not found)")
     sys.exit(77)
 if p.raw_rc != 0 and "no EGL display" in p.stderr:
     print("SKIP: no EGL display on this machine")
     sys.exit(77)
-if not shutil.which("ffprobe"):
-    print("SKIP: ffprobe is not installed")
+if not shutil.which("ffprobe") or not shutil.which("ffmpeg"):
+    print("SKIP: ffprobe or ffmpeg is not installed")
     sys.exit(77)
 check(p.returncode == 0, "--record exits 0 (got %d)" % p.returncode)
 check(os.path.exists(movie) and os.path.getsize(movie) > 0, "wrote %s" % movie)
@@ -70,6 +82,55 @@ except ValueError:
     duration = float("nan")
 check(abs(duration - 1.5) < 0.02, "lasts 45 / 30 = 1.5 s (%s s)" % info.get("duration"))
 check("recorded %s: 45 frames" % movie in p.stderr, "the log gives the frame count")
+
+# The pixels: the first, middle and last frame decoded from the movie against a screenshot of
+# the same frame. Headless runs are frame-exact, so frame k of the movie is the last frame of
+# the same run stopped after k + 1 frames. moviecheck says what is compared and its bounds.
+for k in (0, FRAMES // 2, FRAMES - 1):
+    shot = last_shot
+    if k != FRAMES - 1:
+        shot = os.path.join(tmp, "movie_test_frame%d.png" % k)
+        q = run(["--frames", str(k + 1)] + SCENE + ["--screenshot", shot])
+        if not check(q.returncode == 0 and os.path.exists(shot),
+                     "screenshot of frame %d (exit %d)" % (k, q.returncode)):
+            continue
+    ok, line = moviecheck.check_frame(movie, k, shot)
+    check(ok, line)
+
+# Frame-exact: the middle screenshot is closer to the movie's frame of the same number than
+# to either neighbour (the scene moves, so neighbours differ by about twice as much).
+k = FRAMES // 2
+middle_shot = os.path.join(tmp, "movie_test_frame%d.png" % k)
+diff = {}
+for j in (k - 1, k, k + 1) if os.path.exists(middle_shot) else ():
+    try:
+        diff[j] = sum(moviecheck.measure(moviecheck.decode_frame(movie, j),
+                                         imgcheck.read_png(middle_shot))["lit_diff"])
+    except moviecheck.DecodeError as e:
+        check(False, str(e))
+if len(diff) == 3:
+    check(diff[k] < min(diff[k - 1], diff[k + 1]),
+          "screenshot of frame %d is closest to movie frame %d (lit blocks differ by %s)"
+          % (k, k, ", ".join("%.1f from frame %d" % (d, j) for j, d in sorted(diff.items()))))
+
+# The comparison itself can fail: the last screenshot made wrong the ways movies went wrong
+# (uniform magenta, magenta and green stripes, upside down; red and blue swapped, as swapped
+# U and V look) is refused. Made from the screenshot, not from the movie, so that this holds
+# whatever the recorder does.
+shot = imgcheck.read_png(last_shot)
+magenta = bytes((227, 4, 250)) * shot.w
+green = bytes((0, 135, 0)) * shot.w
+wrong = {
+    "uniform magenta": [magenta] * shot.h,
+    "stripes": [r if y % 16 < 8 else (magenta if y % 32 < 16 else green)
+                for y, r in enumerate(shot.rows)],
+    "upside down": shot.rows[::-1],
+    "red and blue swapped": [bytes(b for px in zip(r[2::3], r[1::3], r[0::3]) for b in px)
+                             for r in shot.rows],
+}
+for what, rows in wrong.items():
+    bad, _ = moviecheck.compare(imgcheck.Image(shot.w, shot.h, rows), shot)
+    check(bool(bad), "a frame made %s is refused (%s)" % (what, "; ".join(bad) or "passed"))
 
 # An odd size is rounded down to even (4:2:0), with the camera tour on.
 p = run(["--frames", "10", "--size", "321x201", "--tour", "--record", movie])

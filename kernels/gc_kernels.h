@@ -165,10 +165,10 @@ struct gc_cuda_tree {
     unsigned long long *key; /* after the sort: the sorted keys (one of keys[]) */
     unsigned *idx;      /* after the sort: body index of each sorted slot */
     float *spos;        /* n float4: positions in sorted order */
-    float *com, *quad, *misc, *blo, *bhi; /* cap float4 each: centre of mass and mass;
-                         * quadrupole xx yy xy xz; yz, opening radius^2, first, count (int
-                         * bits); the box of the cell's bodies (lo with the trace s2 in w,
-                         * hi) */
+    float *com, *quad, *quad2, *misc, *blo, *bhi; /* cap float4 each: centre of mass and
+                         * mass; the quadrupole xx yy zz xy; xz yz, -eps^2 s2, s2 (the terms
+                         * of gc_tree_cell_terms, and the trace s2); -, opening radius^2,
+                         * first, count (int bits); the box of the cell's bodies (lo, hi) */
     int *range;         /* cap int2: the cell's bodies [begin, end) of the sorted order */
     unsigned char *begins; /* n: 1 where a group begins (sorted order) */
     int *group;         /* n: the groups' first bodies, ascending (ctl->groups of them) */

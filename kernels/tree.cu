@@ -18,11 +18,11 @@
 #define BOX_BLOCKS 256   /* partial boxes of the first reduction pass */
 #define WALK_WARPS 4     /* warps per walk block, each taking one group after another */
 /* Cells a warp's walk may have pending, in shared memory: with 64 registers a thread, 8
- * blocks of 4 warps fit on a multiprocessor. The walk pops 32 cells and pushes their
- * children; the stack peaks at ~650 cells at theta 0.55 and 1M bodies, ~1300 at 0.3 (the
- * CPU tree's replay of the walk). A cell that finds the stack full is summed body by body:
- * exact, only slower, and counted in the figures. */
-#define STACK 1024
+ * blocks of 4 warps fit on a multiprocessor (228 KB of shared memory on an H100). The walk
+ * pops 32 cells and pushes their children; the stack peaks at ~650 cells at theta 0.55 and
+ * 1M bodies, ~1300 at 0.3 (the CPU tree's replay of the walk). A cell that finds the stack
+ * full is summed body by body: exact, only slower, and counted in the figures. */
+#define STACK 960
 #define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
 #define FULL 0xffffffffu
 
@@ -36,7 +36,7 @@ struct tree_view {
     float4 *acc;
     const unsigned long long *key;
     const unsigned *idx;
-    float4 *spos, *com, *quad, *misc, *blo, *bhi;
+    float4 *spos, *com, *quad, *quad2, *misc, *blo, *bhi;
     int2 *range;
     unsigned char *begins;
     int *group;
@@ -59,6 +59,7 @@ static tree_view view_of(const gc_cuda_tree *T)
     v.spos = (float4 *)T->spos;
     v.com = (float4 *)T->com;
     v.quad = (float4 *)T->quad;
+    v.quad2 = (float4 *)T->quad2;
     v.misc = (float4 *)T->misc;
     v.blo = (float4 *)T->blo;
     v.bhi = (float4 *)T->bhi;
@@ -265,13 +266,11 @@ static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
     }
 }
 
-/* ---- groups: where each begins, by gc_tree_group_child over every cell ---- */
+/* ---- groups: where each begins, by gc_tree_group_step over the pieces of the tree ---- */
 
-static __device__ __forceinline__ void mark_child(const tree_view &T, int c, int *fill)
+static __device__ __forceinline__ void mark(const tree_view &T, int2 r, bool leaf, int *fill)
 {
-    const int2 r = T.range[c];
-    const int leaf = __float_as_int(T.misc[c].w) <= 0;
-    switch (gc_tree_group_child(fill, r.y - r.x, leaf)) {
+    switch (gc_tree_group_step(fill, r.y - r.x, leaf)) {
     case GC_TREE_GROUP_BEGINS:
         T.begins[r.x] = 1;
         break;
@@ -284,9 +283,30 @@ static __device__ __forceinline__ void mark_child(const tree_view &T, int c, int
     }
 }
 
-/* Every cell of more than GC_TREE_GROUP bodies marks the groups among its children (the
- * root, as the only child of none, marks itself when it is small). Cells the store lost
- * to an overflow belong to no cell and are never reached. */
+/* The pieces of packing cell c in key order (as the CPU backend's pack). */
+static __device__ void pack(const tree_view &T, int c, int *fill)
+{
+    const int2 rc = T.range[c];
+    for (int b = rc.x; b < rc.y;) {
+        int p = c;
+        int2 r = rc;
+        int count = __float_as_int(T.misc[p].w);
+        while (r.y - r.x > GC_TREE_GROUP && count > 0) {
+            p = __float_as_int(T.misc[p].z);
+            r = T.range[p];
+            while (r.y <= b)
+                r = T.range[++p];
+            count = __float_as_int(T.misc[p].w);
+        }
+        mark(T, r, count <= 0, fill);
+        b = r.y;
+    }
+}
+
+/* The groups (tree_formulas.h): each cell of more than GC_TREE_PACK bodies packs its
+ * children, and the root packs itself when it is that small (and is cut when it is a large
+ * leaf). Cells the store lost to an
+ * overflow belong to no cell and are never reached. */
 static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
 {
     const int cells = min(T.ctl->cells, T.cap);
@@ -295,13 +315,20 @@ static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
         const float4 misc = T.misc[c];
         const int first = __float_as_int(misc.z), count = __float_as_int(misc.w);
         int fill = 0;
-        if (c == 0 && T.n > 0)
-            mark_child(T, 0, &fill);
-        if (count <= 0 || r.y - r.x <= GC_TREE_GROUP)
+        if (c == 0 && T.n > 0 && T.n <= GC_TREE_PACK)
+            pack(T, 0, &fill);
+        else if (c == 0 && T.n > 0)
+            mark(T, r, count <= 0, &fill); /* a larger root is cut if it is a leaf */
+        if (count <= 0 || r.y - r.x <= GC_TREE_PACK)
             continue;
         fill = 0;
-        for (int k = 0; k < count; k++)
-            mark_child(T, first + k, &fill);
+        for (int k = 0; k < count; k++) {
+            const int2 rk = T.range[first + k];
+            if (rk.y - rk.x > GC_TREE_PACK)
+                mark(T, rk, __float_as_int(T.misc[first + k].w) <= 0, &fill);
+            else
+                pack(T, first + k, &fill);
+        }
     }
 }
 
@@ -310,17 +337,17 @@ static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
 static __device__ __forceinline__ void load_moments(const tree_view &T, int c,
                                                     gc_tree_moments &m)
 {
-    const float4 a = T.com[c], q = T.quad[c], lo = T.blo[c], hi = T.bhi[c];
+    const float4 a = T.com[c], q = T.quad[c], q2 = T.quad2[c], lo = T.blo[c], hi = T.bhi[c];
     m.com[0] = a.x;
     m.com[1] = a.y;
     m.com[2] = a.z;
     m.m = a.w;
     m.q[0] = q.x;
     m.q[1] = q.y;
-    m.q[2] = q.z;
-    m.q[3] = q.w;
-    m.q[4] = T.misc[c].x;
-    m.s2 = lo.w;
+    m.q[2] = q.w; /* quad holds xx yy zz xy, quad2 xz yz (gc_tree_cell_terms) */
+    m.q[3] = q2.x;
+    m.q[4] = q2.y;
+    m.s2 = q2.w;
     m.lo[0] = lo.x;
     m.lo[1] = lo.y;
     m.lo[2] = lo.z;
@@ -344,11 +371,14 @@ static __global__ void __launch_bounds__(TT) t_moments(tree_view T, int g)
                 load_moments(T, first + k, ch[k]);
             gc_tree_combine(ch, count, &m);
         }
+        float q6[6], nsoft;
+        gc_tree_cell_terms(&m, T.eps2, q6, &nsoft);
         T.com[c] = make_float4(m.com[0], m.com[1], m.com[2], m.m);
-        T.quad[c] = make_float4(m.q[0], m.q[1], m.q[2], m.q[3]);
-        T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], m.s2);
+        T.quad[c] = make_float4(q6[0], q6[1], q6[2], q6[3]);
+        T.quad2[c] = make_float4(q6[4], q6[5], nsoft, m.s2);
+        T.blo[c] = make_float4(m.lo[0], m.lo[1], m.lo[2], 0.0f);
         T.bhi[c] = make_float4(m.hi[0], m.hi[1], m.hi[2], 0.0f);
-        T.misc[c] = make_float4(m.q[4], gc_tree_open_radius2(&m, T.theta), misc.z, misc.w);
+        T.misc[c] = make_float4(0.0f, gc_tree_open_radius2(&m, T.theta), misc.z, misc.w);
         if (c == 0)
             T.ctl->root_mass = m.m;
     }
@@ -363,8 +393,7 @@ struct walk_smem {
     int stack[STACK];
     int cells[64];
     float4 bodies[64];
-    float4 com[32], quad[32];
-    float qyz[32], soft[32];
+    float4 com[32], quad[32], quad2[32];
     int scan[32], first[32];
 };
 
@@ -377,17 +406,16 @@ static __device__ __forceinline__ void eval_cells(const tree_view &T, walk_smem 
         const int c = s.cells[lane];
         s.com[lane] = T.com[c];
         s.quad[lane] = T.quad[c];
-        s.qyz[lane] = T.misc[c].x;
-        s.soft[lane] = T.eps2 * T.blo[c].w;
+        s.quad2[lane] = T.quad2[c];
     }
     __syncwarp();
 #pragma unroll 4
     for (int k = 0; k < count; k++) {
-        const float4 cm = s.com[k], q4 = s.quad[k];
-        const float q[5] = {q4.x, q4.y, q4.z, q4.w, s.qyz[k]};
+        const float4 cm = s.com[k], qa = s.quad[k], qb = s.quad2[k];
+        const float q[6] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y};
         const float dx = cm.x - x.x, dy = cm.y - x.y, dz = cm.z - x.z;
         const float rinv = rsqrtf(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, T.eps2))));
-        gc_tree_cell_force(dx, dy, dz, cm.w, q, s.soft[k], rinv, a, POT ? p : nullptr);
+        gc_tree_cell_force(dx, dy, dz, cm.w, q, qb.z, rinv, a, POT ? p : nullptr);
     }
     __syncwarp();
 }

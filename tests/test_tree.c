@@ -131,7 +131,7 @@ static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *
  * wrong quadrupole sign or factor would fall 4x. And the keys interleave the axes' bits. */
 static void test_formulas(void)
 {
-    float p[4 * 10], zero[5] = {0, 0, 0, 0, 0};
+    float p[4 * 10], zero[6] = {0, 0, 0, 0, 0, 0}, q6[6], nsoft;
     struct gc_tree_moments m;
     uint64_t s = 11;
     double prev = 0.0, prev0 = 0.0;
@@ -141,6 +141,7 @@ static void test_formulas(void)
         p[4 * i + 3] = (float)(0.5 + urand(&s));
     }
     gc_tree_leaf_moments(p, 10, &m);
+    gc_tree_cell_terms(&m, 0.0f, q6, &nsoft);
     for (double d = 4.0; d <= 32.0; d *= 2.0) { /* beyond, float rounding (1e-7) rules */
         const double x[3] = {0.6 * d, 0.64 * d, -0.48 * d};
         double exact[3] = {0, 0, 0}, e = 0.0, e0 = 0.0, norm = 0.0;
@@ -157,7 +158,7 @@ static void test_formulas(void)
             for (int k = 0; k < 3; k++)
                 exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
         }
-        gc_tree_cell_force(dx, dy, dz, m.m, m.q, 0.0f, rinv, a, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, q6, nsoft, rinv, a, NULL);
         gc_tree_cell_force(dx, dy, dz, m.m, zero, 0.0f, rinv, a0, NULL);
         for (int k = 0; k < 3; k++) {
             e += (a[k] - exact[k]) * (a[k] - exact[k]);
@@ -194,8 +195,9 @@ static void test_formulas(void)
             for (int k = 0; k < 3; k++)
                 exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
         }
-        gc_tree_cell_force(dx, dy, dz, m.m, m.q, (float)eps2 * m.s2, rinv, a, NULL);
-        gc_tree_cell_force(dx, dy, dz, m.m, m.q, 0.0f, rinv, a0, NULL);
+        gc_tree_cell_terms(&m, (float)eps2, q6, &nsoft);
+        gc_tree_cell_force(dx, dy, dz, m.m, q6, nsoft, rinv, a, NULL);
+        gc_tree_cell_force(dx, dy, dz, m.m, q6, 0.0f, rinv, a0, NULL);
         for (int k = 0; k < 3; k++) {
             e += (a[k] - exact[k]) * (a[k] - exact[k]);
             e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
@@ -224,9 +226,9 @@ static void test_formulas(void)
                             GC_TREE_GROUP_BEGINS};
         int fill = 0;
         for (int k = 0; k < 10; k++)
-            CHECK(gc_tree_group_child(&fill, nb[k], leaf[k]) == want[k]);
+            CHECK(gc_tree_group_step(&fill, nb[k], leaf[k]) == want[k]);
         fill = 0;
-        CHECK(gc_tree_group_child(&fill, GC_TREE_GROUP, 0) == GC_TREE_GROUP_BEGINS);
+        CHECK(gc_tree_group_step(&fill, GC_TREE_GROUP, 0) == GC_TREE_GROUP_BEGINS);
     }
     /* x bits at 3i+2, y at 3i+1, z at 3i, bit 20 of each axis in the top digit. */
     CHECK(gc_tree_spread(1u) == 1u && gc_tree_spread(2u) == 8u);

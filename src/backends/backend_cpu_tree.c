@@ -17,6 +17,7 @@ struct node {
                            * minus the bodies */
     int32_t begin, end;   /* its bodies, [begin, end) of the sorted order */
     struct gc_tree_moments mo;
+    float q6[6], nsoft;   /* the interactions' terms (gc_tree_cell_terms) */
     float ropen2;         /* opening radius squared */
 };
 
@@ -195,10 +196,10 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
     return st;
 }
 
-/* Marks the group beginnings the rule of gc_tree_group_child gives for child cell nd. */
-static void mark_child(struct cpu_tree *t, const struct node *nd, int *fill)
+/* Marks where groups begin in piece nd (gc_tree_group_step). */
+static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
 {
-    switch (gc_tree_group_child(fill, nd->end - nd->begin, nd->count < 0)) {
+    switch (gc_tree_group_step(fill, nd->end - nd->begin, nd->count < 0)) {
     case GC_TREE_GROUP_BEGINS:
         t->begins[nd->begin] = 1;
         break;
@@ -211,7 +212,24 @@ static void mark_child(struct cpu_tree *t, const struct node *nd, int *fill)
     }
 }
 
-/* The groups of the tree, their first bodies in sorted order. */
+/* The pieces of packing cell nd in key order: from each body b not yet covered, down to the
+ * largest cell of at most GC_TREE_GROUP bodies that holds it (or a leaf). */
+static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
+{
+    for (int32_t b = nd->begin; b < nd->end;) {
+        const struct node *p = nd;
+        while (p->end - p->begin > GC_TREE_GROUP && p->count > 0) {
+            const struct node *ch = &t->node[p->first];
+            while (ch->end <= b)
+                ch++;
+            p = ch;
+        }
+        mark(t, p, fill);
+        b = p->end;
+    }
+}
+
+/* The groups of the tree (tree_formulas.h), their first bodies in sorted order. */
 static void find_groups(struct cpu_tree *t, size_t n)
 {
     int fill = 0;
@@ -220,14 +238,22 @@ static void find_groups(struct cpu_tree *t, size_t n)
     if (n == 0)
         return;
     memset(t->begins, 0, n);
-    mark_child(t, &t->node[0], &fill);
+    if (n <= GC_TREE_PACK)
+        pack(t, &t->node[0], &fill);
+    else
+        mark(t, &t->node[0], &fill); /* a larger root is cut if it is a leaf */
     for (size_t c = 0; c < t->nodes; c++) {
         const struct node *nd = &t->node[c];
-        if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_GROUP)
+        if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_PACK)
             continue;
         fill = 0;
-        for (int k = 0; k < nd->count; k++)
-            mark_child(t, &t->node[nd->first + k], &fill);
+        for (int k = 0; k < nd->count; k++) {
+            const struct node *ch = &t->node[nd->first + k];
+            if (ch->end - ch->begin > GC_TREE_PACK)
+                mark(t, ch, &fill);
+            else
+                pack(t, ch, &fill);
+        }
     }
     for (size_t b = 0; b < n; b++)
         if (t->begins[b])
@@ -236,7 +262,7 @@ static void find_groups(struct cpu_tree *t, size_t n)
 }
 
 /* Moments from the last cell back to the root: children before their parent. */
-static void moments(struct cpu_tree *t, float theta)
+static void moments(struct cpu_tree *t, float theta, float eps2)
 {
     for (size_t c = t->nodes; c-- > 0;) {
         struct node *nd = &t->node[c];
@@ -249,6 +275,7 @@ static void moments(struct cpu_tree *t, float theta)
             gc_tree_combine(ch, nd->count, &nd->mo);
         }
         nd->ropen2 = gc_tree_open_radius2(&nd->mo, theta);
+        gc_tree_cell_terms(&nd->mo, eps2, nd->q6, &nd->nsoft);
     }
 }
 
@@ -289,7 +316,7 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
                 const float *x = t->spos + 4 * (g0 + (size_t)j);
                 const float dx = nd->mo.com[0] - x[0], dy = nd->mo.com[1] - x[1],
                             dz = nd->mo.com[2] - x[2];
-                gc_tree_cell_force(dx, dy, dz, nd->mo.m, nd->mo.q, eps2 * nd->mo.s2,
+                gc_tree_cell_force(dx, dy, dz, nd->mo.m, nd->q6, nd->nsoft,
                                    1.0f / sqrtf(dx * dx + dy * dy + dz * dz + eps2), a[j],
                                    phi ? &p[j] : NULL);
             }
@@ -352,7 +379,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         find_groups(t, n);
     t2 = now_ms();
     if (st == GC_OK)
-        moments(t, fp->theta);
+        moments(t, fp->theta, fp->eps2);
     t3 = now_ms();
     if (st == GC_OK) {
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies) \

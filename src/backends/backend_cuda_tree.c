@@ -35,7 +35,8 @@ static void tree_free(struct cuda_ctx *c)
         return;
     cudaStreamSynchronize(c->stream);
     void *dev[] = {t->d.keys[0], t->d.keys[1], t->d.idxs[0], t->d.idxs[1], t->d.spos,
-                   t->d.com,     t->d.quad,    t->d.misc,    t->d.blo,     t->d.bhi,
+                   t->d.com,     t->d.quad,    t->d.quad2,   t->d.misc,    t->d.blo,
+                   t->d.bhi,
                    t->d.range,   t->d.ctl,     t->cub_temp, t->scratch,   t->d_phi,
                    t->d_wpart,   t->d.begins,  t->d.group};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
@@ -51,17 +52,17 @@ static void tree_free(struct cuda_ctx *c)
 }
 
 /* Bytes the tree keeps per body: keys and indices twice (the sort's two buffers), sorted
- * positions, group marks and starts, and the cell store (5 float4s and an int2 per cell). */
+ * positions, group marks and starts, and the cell store (6 float4s and an int2 per cell). */
 static double bytes_per_body(size_t n)
 {
     const double cells = (double)gc_cuda_tree_cell_cap(n) / (double)(n ? n : 1);
-    return 2.0 * (8 + 4) + 16 + 1 + 4 + cells * (5 * 16 + 8);
+    return 2.0 * (8 + 4) + 16 + 1 + 4 + cells * (6 * 16 + 8);
 }
 
 /* Device bytes the tree holds now. */
 static size_t held_bytes(const struct cuda_tree *t)
 {
-    return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4) + (size_t)t->d.cap * (5 * 16 + 8) +
+    return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4) + (size_t)t->d.cap * (6 * 16 + 8) +
            t->cub_bytes + gc_cuda_tree_scratch_bytes() + (t->d_phi ? t->n_cap * 4 : 0);
 }
 
@@ -93,7 +94,7 @@ static enum gc_status alloc_cells(struct cuda_ctx *c, size_t cap)
 {
     struct cuda_tree *t = c->tree;
     const size_t n = c->n;
-    float **f4[] = {&t->d.com, &t->d.quad, &t->d.misc, &t->d.blo, &t->d.bhi};
+    float **f4[] = {&t->d.com, &t->d.quad, &t->d.quad2, &t->d.misc, &t->d.blo, &t->d.bhi};
     for (size_t k = 0; k < sizeof f4 / sizeof f4[0]; k++) {
         cudaFree(*f4[k]);
         *f4[k] = NULL;

@@ -17,7 +17,8 @@
 #                       tour from approach to merger, --present title and time
 # Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
 # "wintest" runs CI's window tests here; "tree" the tree at 1M, 4M and 16M bodies, headless
-# and in the window, TREE_NS other sizes), WIN_SECONDS, WINTEST_PARTS.
+# and in the window, TREE_NS other sizes; "movie16m" a 1000-frame tour of 16M bodies into
+# tree16m_tour.mp4), WIN_SECONDS, WINTEST_PARTS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
 # short runs) to check the script itself; its figures mean nothing.
 set -u
@@ -192,7 +193,7 @@ ratio_run ratio_after after
 ratio_run ratio_after_noglow after --no-bloom --exposure 0
 ratio_run ratio_after_no_interop after --no-interop
 [ "$BACKEND" = cuda ] && ratio_run ratio_after_gl after --raster gl
-ratio_run ratio_before before --halo
+[ -x "$T/viewer/bin/galaxy-before" ] && ratio_run ratio_before before --halo
 grep "frames in flight" "$T/ratio_after.log"
 f=$(fps_of "$T/ratio_after.log")
 r=$(calc "1000/$f/$KERNEL")
@@ -250,6 +251,24 @@ step "hermite4 on the backend: a paused Plummer sphere's first frames (the first
 headless hermite_paused 120 after --headless --backend $BACKEND --model plummer -n 16384 --paused \
     --frames 3 --screenshot "$IMG/hermite_paused.png"
 grep -h "integrator\|renderer:" "$T/hermite_paused.log"
+fi
+
+if want movie16m && [ "$BACKEND" = cuda ]; then
+step "movie: 16,777,216 bodies with the tree, 1000 frames at 30 fps, 2 steps of 0.025 a frame (t = 0 to 900 Myr), tour"
+# dt 0.025 (docs/model.md's comparison runs use it too) so that one call reaches the tails.
+m16_opts=(--headless --backend cuda -n 16777216 --size 1280x720 --fps 30 --dt 0.025
+    --substeps 2 --tour --present --title "16.8 million stars: two disk galaxies collide")
+headless movie16m 520 after "${m16_opts[@]}" --frames 1000 --record "$OUT/tree16m_tour.mp4" \
+    --screenshot "$IMG/movie16m_frame999_screenshot.png"
+grep -E "recorded|recording|tree|frames/s" "$T/movie16m.log" | head -n 5
+headless movie16m_shot_0 120 after "${m16_opts[@]}" --frames 1 \
+    --screenshot "$IMG/movie16m_frame0_screenshot.png"
+python3 "$ROOT/tests/viewer/moviecheck.py" "$OUT/tree16m_tour.mp4" \
+    "0:$IMG/movie16m_frame0_screenshot.png" "999:$IMG/movie16m_frame999_screenshot.png" \
+    --save "500:$IMG/movie16m_middle_frame.png" --save "999:$IMG/movie16m_last_frame.png" \
+    | tee "$T/movie16m_pixels.txt"
+check movie16m-pixels "${PIPESTATUS[0]}"
+result "movie 16M: $(grep -h 'recorded' "$T/movie16m.log" | sed 's/galaxy: //'), $(stat -c %s "$OUT/tree16m_tour.mp4" 2>/dev/null) bytes; $(grep -h 'headless: [0-9]* frames' "$T/movie16m.log" | sed 's/galaxy: //')"
 fi
 
 if want movie; then
@@ -471,6 +490,7 @@ step "pack"
 tar -C "$T" -cf "$OUT/docs-images.tar" docs-images
 fit "$OUT/docs-images.tar"
 fit "$OUT/dubinski_tour.mp4"
+fit "$OUT/tree16m_tour.mp4"
 ls -la "$OUT"
 for f in "$T"/*.log; do echo "---- $(basename "$f")"; tail -n 25 "$f"; done >"$T/all-logs.txt"
 cat "$T/all-logs.txt"

@@ -34,7 +34,9 @@ int gc_snapshot_hdf5_name(const char *path);
 int gc_snapshot_hdf5_available(void);
 
 /* Writes b at simulated time `time` to path (replaced if it exists). The file appears under
- * its name only when complete: it is written as "<path>.part" and renamed. */
+ * its name only when complete: it is built in memory, written as "<path>.part" and renamed.
+ * On failure (a full disk, a read-only folder) the message names the system's reason and
+ * the partial file is removed; libhdf5 never sees the failing disk. */
 enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *b, double time);
 
 /* Reads a snapshot into out (empty on entry), bodies in ParticleIDs order; *time (may be

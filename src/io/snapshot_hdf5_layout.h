@@ -33,21 +33,12 @@ static inline unsigned component_of_type(int t)
 }
 
 /* libhdf5 prints its whole error stack on stderr by default; each problem here is reported
- * once, in our words, so the stack printer is off while we call the library. */
-struct quiet {
-    H5E_auto2_t func;
-    void *data;
-};
-
-static inline void quiet_begin(struct quiet *q)
+ * once, in our words, so the stack printer is turned off before the first call, for good:
+ * a printer restored afterwards would speak again at exit, for whatever the library then
+ * closes. */
+static inline void silence_hdf5(void)
 {
-    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static inline void quiet_end(const struct quiet *q)
-{
-    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
 
 static inline void close_id(hid_t *id, herr_t (*fn)(hid_t))

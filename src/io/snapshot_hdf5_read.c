@@ -298,7 +298,6 @@ enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, do
 {
     int heaps = 0;
     struct gc_snapshot_reader r = {path, GC_MAX_BODIES, H5I_INVALID_HID, NULL, 0, &heaps};
-    struct quiet q;
     enum gc_status st;
     hid_t fapl;
     FILE *f;
@@ -310,7 +309,7 @@ enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, do
         return GC_ERR_IO;
     }
     fclose(f);
-    quiet_begin(&q);
+    silence_hdf5();
     fapl = access_plist();
     r.file = fapl >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : H5I_INVALID_HID;
     if (r.file < 0) {
@@ -321,7 +320,6 @@ enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, do
         H5Fclose(r.file);
     }
     close_id(&fapl, H5Pclose);
-    quiet_end(&q);
     return st;
 }
 
@@ -332,7 +330,6 @@ enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const
     int heaps = 0;
     struct gc_snapshot_reader r = {name, max_bodies < GC_MAX_BODIES ? max_bodies : GC_MAX_BODIES,
                        H5I_INVALID_HID, (const unsigned char *)image, size, &heaps};
-    struct quiet q;
     enum gc_status st;
     hid_t fapl;
 
@@ -341,7 +338,7 @@ enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const
         gc_log_error("%s: empty file", name);
         return GC_ERR_PARSE;
     }
-    quiet_begin(&q);
+    silence_hdf5();
     fapl = access_plist();
     /* The core driver reads the file from memory; no backing store, nothing on disk. */
     if (fapl >= 0 && (H5Pset_fapl_core(fapl, 1 << 16, 0) < 0 ||
@@ -356,6 +353,5 @@ enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const
         H5Fclose(r.file);
     }
     close_id(&fapl, H5Pclose);
-    quiet_end(&q);
     return st;
 }

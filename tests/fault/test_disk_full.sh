@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# A disk that fills up under galaxy's writers: snapshots (and --save, --record). Each run must
+# end with one message naming the file and the system's reason, exit 1, leave no partial
+# file under any name, and never crash. The small disk is the LD_PRELOAD shim
+# (tests/fault/write_fault.c) at budgets that end the writes at many different points;
+# where this test may mount a 200 KiB tmpfs (root, outside most containers), a real one too.
+# Usage: test_disk_full.sh GALAXY SHIM
+set -u
+bin="$1"
+shim="$2"
+tmp="${GC_TEST_TMP:-/tmp}/disk_full"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+fail=0; pass=0
+# Under AddressSanitizer the shim is preloaded before its runtime; tell it that is fine.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# check NAME RC OUT DIR: what a run that met the full disk must have done.
+check() {
+    local name="$1" rc="$2" out="$3" dir="$4" why=""
+    if [ "$rc" -ge 128 ]; then why="killed by signal $((rc - 128))"
+    elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then why="exit $rc, want 0 or 1"
+    elif [ "$rc" -eq 1 ] && [ "$(grep -c 'error:' <<<"$out")" -ne 1 ]; then why="not exactly one error line"
+    elif [ "$rc" -eq 1 ] && ! grep -q 'No space left on device' <<<"$out"; then why="the reason is not named"
+    elif grep -q 'HDF5\|Sanitizer\|runtime error' <<<"$out"; then why="libhdf5 or a sanitizer spoke"
+    elif [ -n "$(find "$dir" -name '*.part' 2>/dev/null)" ]; then why="a .part file was left"
+    fi
+    if [ -n "$why" ]; then
+        echo "FAIL: $name: $why; output:"; tail -n 6 <<<"$out"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+# Snapshots of 1,024 bodies (~46 KB each) on a disk of B bytes: the budgets end the writes
+# in the first snapshot, between and inside later ones, and in the metadata at the end.
+snap=(--backend cpu -n 1024 --steps 20 --snapshot-every 0.01)
+for b in 0 1 600 4096 30000 46000 46843 46844 60000 93000 93688 100000 140000 187000; do
+    d="$tmp/snap_$b"
+    mkdir -p "$d"
+    out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=$b LD_PRELOAD="$shim" \
+          "$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
+    check "snapshots on a disk of $b bytes" "$rc" "$out" "$d"
+done
+
+# The same on a real small file system, where this test may mount one.
+mnt="$tmp/mnt"
+mkdir -p "$mnt"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null; then
+    out=$("$bin" "${snap[@]}" --steps 50 --snapshot-dir "$mnt/s" 2>&1 >/dev/null </dev/null); rc=$?
+    check "snapshots on a 200 KiB tmpfs" "$rc" "$out" "$mnt"
+    if [ "$rc" -ne 1 ]; then echo "FAIL: the 200 KiB tmpfs did not fill up (exit $rc)"; fail=$((fail + 1)); fi
+    umount "$mnt"
+else
+    echo "note: cannot mount a tmpfs here; the shim's small disk only"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -27,6 +27,11 @@ struct gc_io_source {
  * says which it was. Problems are logged once by the reader that finds them. */
 enum gc_status gc_io_read(const char *path, struct gc_bodies *out, struct gc_io_source *source);
 
+/* GC_OK when path names a regular file (or a link to one). A folder, a device (/dev/zero),
+ * a FIFO or a socket is refused, saying which it is (GC_ERR_INVALID); a path that cannot be
+ * looked up is GC_ERR_IO with the system's reason. Logged. */
+enum gc_status gc_io_check_file(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

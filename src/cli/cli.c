@@ -13,8 +13,8 @@
 
 /* ---- values ---- */
 
-static int parse_whole(const char *opt, const char *s, double lo, double hi,
-                       unsigned long long *out)
+static int parse_whole(const char *opt, const char *s, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out)
 {
     char *end;
     unsigned long long v;
@@ -23,12 +23,12 @@ static int parse_whole(const char *opt, const char *s, double lo, double hi,
     if (*s != '-' && *s != '\0') {
         errno = 0;
         v = strtoull(s, &end, 10);
-        if (!errno && *end == '\0' && (double)v >= lo && (double)v <= hi) {
+        if (!errno && *end == '\0' && v >= lo && v <= hi) {
             *out = v;
             return 1;
         }
     }
-    gc_log_error("%s expects a whole number from %.0f to %.0f, got '%s'", opt, lo, hi, s);
+    gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
     return 0;
 }
 
@@ -141,12 +141,13 @@ static enum gc_status apply(struct gc_options *o, const struct gc_cli_option *op
         *(const char **)field = val;
         return GC_OK;
     case GC_OPT_U64:
-        if (!parse_whole(typed, val, 0, (double)ULLONG_MAX, &u))
+        if (!parse_whole(typed, val, 0, ULLONG_MAX, &u))
             return GC_ERR_INVALID;
         *(uint64_t *)field = u;
         return GC_OK;
     case GC_OPT_UINT: case GC_OPT_INT: case GC_OPT_SIZE:
-        if (!parse_whole(typed, val, op->lo, op->hi, &u))
+        if (!parse_whole(typed, val, (unsigned long long)op->lo, (unsigned long long)op->hi,
+                         &u))
             return GC_ERR_INVALID;
         if (op->kind == GC_OPT_UINT)
             *(unsigned *)field = (unsigned)u;

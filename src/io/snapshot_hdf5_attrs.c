@@ -261,6 +261,13 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
         gc_log_error("%s: /Header Time is not finite (%g)", r->name, h->time);
         return GC_ERR_PARSE;
     }
+    /* A restart's clock goes on from Time: it must leave room for steps (a time of 1e308
+     * is finite, but nothing can be added to it, and is 5e309 Myr, which is inf). */
+    if (fabs(h->time) > GC_HDF5_MAX_TIME) {
+        gc_log_error("%s: /Header Time = %g is out of range (|Time| <= %g N-body units)",
+                     r->name, h->time, GC_HDF5_MAX_TIME);
+        return GC_ERR_PARSE;
+    }
     if (files != 1) {
         gc_log_error("%s: /Header NumFilesPerSnapshot = %lld: only single-file snapshots can "
                      "be read", r->name, files);

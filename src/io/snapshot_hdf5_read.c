@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io.h"
 #include "log.h"
 #include "snapshot_hdf5_reader.h"
 
@@ -20,6 +21,7 @@ struct group {
     double table_mass; /* MassTable entry, used where Masses is absent */
     hid_t g, id, x, v, m, gal;
     int f64;           /* Coordinates, Velocities or Masses stored wider than float32 */
+    int id_signed;     /* ParticleIDs stored as signed integers (read as such: -1 stays -1) */
 };
 
 static void group_close(struct group *gr)
@@ -38,7 +40,7 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
                                    const char *name, H5T_class_t cls, size_t cols, int required,
                                    hid_t *d)
 {
-    hsize_t dims[2] = {0, 0};
+    hsize_t dims[H5S_MAX_RANK] = {0};
     hid_t t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
     htri_t ex = H5Lexists(gr->g, name, H5P_DEFAULT);
     enum gc_status st = GC_ERR_PARSE;
@@ -64,7 +66,7 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
     t = H5Dget_type(*d);
     sp = H5Dget_space(*d);
     rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    if (t < 0 || rank < 0 || rank > 2 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0) {
+    if (t < 0 || rank < 0 || rank > H5S_MAX_RANK || H5Sget_simple_extent_dims(sp, dims, NULL) < 0) {
         gc_log_error("%s: PartType%d/%s: cannot read its type or shape (file corrupt?)",
                      r->name, gr->t, name);
         goto out;
@@ -75,15 +77,16 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
         goto out;
     }
     if (rank != (cols ? 2 : 1) || dims[0] != gr->n || (cols && dims[1] != cols)) {
-        char want[48], got[48];
+        char want[48], got[96];
+        int used = 0;
         snprintf(want, sizeof want, cols ? "%zu x %zu" : "%zu", gr->n, cols);
-        if (rank == 2)
-            snprintf(got, sizeof got, "%llu x %llu", (unsigned long long)dims[0],
-                     (unsigned long long)dims[1]);
-        else if (rank == 1)
-            snprintf(got, sizeof got, "%llu", (unsigned long long)dims[0]);
-        else
+        if (rank == 0)
             snprintf(got, sizeof got, "a scalar");
+        for (int k = 0; k < rank && k < 4 && used < (int)sizeof got; k++)
+            used += snprintf(got + used, sizeof got - (size_t)used, "%s%llu", k ? " x " : "",
+                             (unsigned long long)dims[k]);
+        if (rank > 4 && used < (int)sizeof got)
+            snprintf(got + used, sizeof got - (size_t)used, " x ... (%d dimensions)", rank);
         gc_log_error("%s: PartType%d/%s has shape %s, expected %s (the header counts %zu "
                      "bodies of this type)", r->name, gr->t, name, got, want, gr->n);
         goto out;
@@ -97,6 +100,8 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
     }
     if (cls == H5T_FLOAT && H5Tget_size(t) > 4)
         gr->f64 = 1;
+    if (cls == H5T_INTEGER && strcmp(name, "ParticleIDs") == 0)
+        gr->id_signed = H5Tget_sign(t) == H5T_SGN_2;
     st = GC_OK;
 out:
     close_id(&sp, H5Sclose);
@@ -104,6 +109,40 @@ out:
     if (st != GC_OK)
         close_id(d, H5Dclose);
     return st;
+}
+
+/* What the object at `name` is, in words, for a message about finding the wrong kind. */
+static const char *object_kind(hid_t o)
+{
+    switch (H5Iget_type(o)) {
+    case H5I_GROUP: return "a group";
+    case H5I_DATASET: return "a dataset";
+    case H5I_DATATYPE: return "a named datatype";
+    default: return "not a group";
+    }
+}
+
+/* Opens group /name into *g: *g stays invalid when there is no such object; an object of
+ * another kind (a dataset where the group should be) is an error naming what it is. */
+static enum gc_status open_group(const struct gc_snapshot_reader *r, const char *name, hid_t *g)
+{
+    hid_t o;
+    *g = H5I_INVALID_HID;
+    if (H5Lexists(r->file, name, H5P_DEFAULT) <= 0)
+        return GC_OK;
+    o = H5Oopen(r->file, name, H5P_DEFAULT);
+    if (o < 0) {
+        gc_log_error("%s: /%s cannot be opened (a broken link, or the file is corrupt)",
+                     r->name, name);
+        return GC_ERR_PARSE;
+    }
+    if (H5Iget_type(o) != H5I_GROUP) {
+        gc_log_error("%s: /%s is %s, not a group of bodies", r->name, name, object_kind(o));
+        H5Oclose(o);
+        return GC_ERR_PARSE;
+    }
+    *g = o;
+    return GC_OK;
 }
 
 static enum gc_status group_open(const struct gc_snapshot_reader *r,
@@ -118,13 +157,14 @@ static enum gc_status group_open(const struct gc_snapshot_reader *r,
     gr->component = component_of_type(t);
     gr->table_mass = h->mass_table[t];
     snprintf(name, sizeof name, "PartType%d", t);
-    if (H5Lexists(r->file, name, H5P_DEFAULT) > 0)
-        gr->g = H5Gopen2(r->file, name, H5P_DEFAULT);
-    if (gr->g < 0) {
+    st = open_group(r, name, &gr->g);
+    if (st == GC_OK && gr->g < 0) {
         gc_log_error("%s: /%s is missing (the header counts %zu bodies of that type)", r->name,
                      name, gr->n);
-        return GC_ERR_PARSE;
+        st = GC_ERR_PARSE;
     }
+    if (st != GC_OK)
+        return st;
     if (gc_snapshot_hdf5_get_component(r, gr->g, name, &gr->component) < 0)
         return GC_ERR_PARSE;
     st = open_dataset(r, gr, "ParticleIDs", H5T_INTEGER, 0, 1, &gr->id);
@@ -159,7 +199,8 @@ static enum gc_status group_read(const struct gc_snapshot_reader *r, const struc
     for (size_t r0 = 0; r0 < gr->n; r0 += GC_HDF5_CHUNK) {
         const size_t k = gr->n - r0 < GC_HDF5_CHUNK ? gr->n - r0 : GC_HDF5_CHUNK;
         const char *what = NULL;
-        if (rows_io(gr->id, 0, H5T_NATIVE_ULLONG, b->id, r0, k, 0) < 0)
+        if (rows_io(gr->id, 0, gr->id_signed ? H5T_NATIVE_LLONG : H5T_NATIVE_ULLONG, b->id, r0,
+                    k, 0) < 0)
             what = "ParticleIDs";
         else if (rows_io(gr->x, 0, H5T_NATIVE_DOUBLE, b->x, r0, k, 3) < 0)
             what = "Coordinates";
@@ -176,9 +217,16 @@ static enum gc_status group_read(const struct gc_snapshot_reader *r, const struc
         }
         for (size_t j = 0; j < k; j++) {
             const unsigned long long id = b->id[j];
+            /* Signed IDs were read as such: a negative one is named as it is written. */
+            const long long sid = gr->id_signed ? (long long)id : 1;
             const double m = gr->m >= 0 ? b->m[j] : gr->table_mass;
             const long long g = gr->gal >= 0 ? b->gal[j] : 0;
             size_t i;
+            if (sid < 1) {
+                gc_log_error("%s: PartType%d/ParticleIDs[%zu] = %lld is out of range: IDs "
+                             "must be 1 to %zu, each once", r->name, gr->t, r0 + j, sid, out->n);
+                return GC_ERR_PARSE;
+            }
             if (id < 1 || id > out->n) {
                 gc_log_error("%s: PartType%d/ParticleIDs[%zu] = %llu is out of range: IDs "
                              "must be 1 to %zu, each once", r->name, gr->t, r0 + j, id, out->n);
@@ -303,6 +351,9 @@ enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, do
     FILE *f;
 
     memset(out, 0, sizeof *out);
+    st = gc_io_check_file(path);
+    if (st != GC_OK)
+        return st;
     f = fopen(path, "rb");
     if (!f) {
         gc_log_error("%s: cannot open: %s", path, strerror(errno));

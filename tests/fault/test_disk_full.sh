@@ -44,6 +44,30 @@ for b in 0 1 600 4096 30000 46000 46843 46844 60000 93000 93688 100000 140000 18
     check "snapshots on a disk of $b bytes" "$rc" "$out" "$d"
 done
 
+# Another failure of the disk: the message names it (it used to guess "folder missing or not
+# writable, or disk full?" for every cause).
+d="$tmp/eio"
+mkdir -p "$d"
+out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=100 GC_FAULT_ERRNO=5 LD_PRELOAD="$shim" \
+      "$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
+check "snapshots on a failing disk (EIO)" "$rc" "${out/Input\/output error/No space left on device}" "$d"
+grep -q "snapshot_000.hdf5.part: Input/output error" <<<"$out" ||
+    { echo "FAIL: EIO not named: $out"; fail=$((fail + 1)); }
+# A folder that cannot be written: permission denied (root may write anyway: skipped).
+d="$tmp/readonly"
+mkdir -p "$d"
+chmod 555 "$d"
+if ! touch "$d/probe" 2>/dev/null; then
+    out=$("$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
+    if [ "$rc" -ne 1 ] || ! grep -q "cannot create .*snapshot_000.hdf5.part: Permission denied" <<<"$out"; then
+        echo "FAIL: a read-only folder: exit $rc, output: $out"; fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+fi
+rm -f "$d/probe"
+chmod 755 "$d"
+
 # The same on a real small file system, where this test may mount one.
 mnt="$tmp/mnt"
 mkdir -p "$mnt"
@@ -52,6 +76,16 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null;
     check "snapshots on a 200 KiB tmpfs" "$rc" "$out" "$mnt"
     if [ "$rc" -ne 1 ]; then echo "FAIL: the 200 KiB tmpfs did not fill up (exit $rc)"; fail=$((fail + 1)); fi
     umount "$mnt"
+    # A read-only file system, named as such.
+    if mount -t tmpfs -o size=64k,ro tmpfs "$mnt" 2>/dev/null; then
+        out=$("$bin" "${snap[@]}" --snapshot-dir "$mnt" 2>&1 >/dev/null </dev/null); rc=$?
+        if [ "$rc" -ne 1 ] || ! grep -q "snapshot_000.hdf5.part: Read-only file system" <<<"$out"; then
+            echo "FAIL: a read-only file system: exit $rc, output: $out"; fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
+        umount "$mnt"
+    fi
 else
     echo "note: cannot mount a tmpfs here; the shim's small disk only"
 fi

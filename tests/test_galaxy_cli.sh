@@ -55,6 +55,7 @@ expect 2 "unknown option '--warp'" -- --warp
 expect 2 "-n expects a whole number" -- -n 0
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
+expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1
 expect 2 "--seed expects a whole number from 0 to 18446744073709551615, got '-1'" -- --seed -1 --steps 1
 expect 2 "needs a value" -- --data
 printf '1 0 0 0 0 0 0\n1 2 3 4 5 6\n' > "$tmp/short.tab"

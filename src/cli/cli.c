@@ -253,6 +253,9 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
     if (op->kind == GC_OPT_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION &&
         op->mode != GC_MODE_MAN)
         ++*modes;
+    if (!o->draw_option && (op->section == GC_SEC_WINDOW || strcmp(op->name, "--frames") == 0 ||
+                            strcmp(op->name, "--substeps") == 0))
+        o->draw_option = op->name;
     return apply(o, op, arg, val);
 }
 
@@ -266,6 +269,17 @@ static void resolve_model_defaults(struct gc_options *o)
         o->params.integrator = m ? m->integrator : GC_DEFAULT_INTEGRATOR;
     if (isnan(o->params.eps))
         o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
+}
+
+/* The mode's options, for messages. */
+static const char *mode_words(enum gc_mode m)
+{
+    switch (m) {
+    case GC_MODE_STEPS: return "--steps or --t-end";
+    case GC_MODE_BENCHMARK: return "--benchmark";
+    case GC_MODE_COMPARE: return "--compare";
+    default: return "this mode";
+    }
 }
 
 /* Options that only mean something together, and the mode --steps or --t-end implies. */
@@ -352,6 +366,12 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         o->halo = 0;
     if (o->record && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
         gc_log_error("--record records the window or --headless frames");
+        return GC_ERR_INVALID;
+    }
+    /* Accepted and ignored, --raster cuda with --steps looked like a run that drew. */
+    if (o->draw_option && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
+        gc_log_error("%s applies to drawn frames (the window or --headless), not to %s",
+                     o->draw_option, mode_words(o->mode));
         return GC_ERR_INVALID;
     }
     return gc_sim_params_check(&o->params);

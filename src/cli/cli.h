@@ -82,6 +82,9 @@ struct gc_options {
     int tour;                  /* --tour: start the scripted camera tour */
     int present;               /* --present: full screen, no cursor, large title and time only */
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
+    const char *draw_option;   /* the first option given that only means something where frames
+                                * are drawn (the Window section, --frames, --substeps), as typed;
+                                * NULL = none. A mode that draws nothing refuses it. */
 };
 
 #define GC_DEFAULT_FPS 60

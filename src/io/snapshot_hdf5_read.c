@@ -276,6 +276,56 @@ static enum gc_status group_read(const struct gc_snapshot_reader *r, const struc
     return GC_OK;
 }
 
+/* Rows of dataset `name` of group g; 0 when absent or unreadable. */
+static hsize_t rows_of(hid_t g, const char *name)
+{
+    hsize_t dims[H5S_MAX_RANK] = {0};
+    hid_t d = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    if (H5Lexists(g, name, H5P_DEFAULT) > 0)
+        d = H5Dopen2(g, name, H5P_DEFAULT);
+    if (d >= 0)
+        sp = H5Dget_space(d);
+    if (sp < 0 || H5Sget_simple_extent_ndims(sp) < 1 ||
+        H5Sget_simple_extent_dims(sp, dims, NULL) < 0)
+        dims[0] = 0;
+    close_id(&sp, H5Sclose);
+    close_id(&d, H5Dclose);
+    return dims[0];
+}
+
+/* A /PartTypeN group holding bodies that the header does not count would be left out in
+ * silence (three groups of 64 bodies read as 64): refused. Empty groups, which some codes
+ * write for every type, are fine. */
+static enum gc_status check_uncounted(const struct gc_snapshot_reader *r,
+                                      const struct gc_snapshot_header *h)
+{
+    for (int t = 0; t < GC_HDF5_NTYPES; t++) {
+        char name[16];
+        hid_t g;
+        hsize_t n;
+        enum gc_status st;
+        if (h->npart[t] > 0)
+            continue;
+        snprintf(name, sizeof name, "PartType%d", t);
+        st = open_group(r, name, &g);
+        if (st != GC_OK)
+            return st;
+        if (g < 0)
+            continue;
+        n = rows_of(g, "Coordinates");
+        if (n == 0)
+            n = rows_of(g, "ParticleIDs");
+        H5Gclose(g);
+        if (n > 0) {
+            gc_log_error("%s: /%s holds %llu bodies but /Header NumPart_ThisFile[%d] counts "
+                         "0: the header does not match the file", r->name, name,
+                         (unsigned long long)n, t);
+            return GC_ERR_PARSE;
+        }
+    }
+    return GC_OK;
+}
+
 static enum gc_status read_file(const struct gc_snapshot_reader *r, struct gc_bodies *out,
                                 double *time)
 {
@@ -290,6 +340,8 @@ static enum gc_status read_file(const struct gc_snapshot_reader *r, struct gc_bo
         memset(&gr[t], 0, sizeof gr[t]);
         gr[t].g = gr[t].id = gr[t].x = gr[t].v = gr[t].m = gr[t].gal = H5I_INVALID_HID;
     }
+    if (st == GC_OK)
+        st = check_uncounted(r, &h);
     for (int t = 1; t <= 4 && st == GC_OK; t++)
         if (h.npart[t] > 0) {
             st = group_open(r, &h, t, &gr[t]);

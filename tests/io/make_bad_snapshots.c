@@ -317,6 +317,18 @@ int main(int argc, char **argv)
     }
     done(f);
 
+    /* The header counts PartType1 only; PartType2 and 3 hold bodies all the same. */
+    f = open_rw("uncounted.hdf5");
+    {
+        unsigned n[6] = {0, 3, 0, 0, 0, 0};
+        set_attr(f, "Header", "NumPart_ThisFile", H5T_NATIVE_UINT, n);
+        set_attr(f, "Header", "NumPart_Total", H5T_NATIVE_UINT, n);
+        /* IDs 1..3: the counted group alone is a valid set of 3 bodies. */
+        for (unsigned long long id = 1; id <= 3; id++)
+            set(f, "PartType1/ParticleIDs", id - 1, -1, H5T_NATIVE_ULLONG, &id);
+    }
+    done(f);
+
     /* An HDF5 file of another kind: a lone dataset. */
     {
         hsize_t n = 4;

@@ -80,6 +80,8 @@ expect 2 "dataset_group.hdf5: /PartType1 is a dataset, not a group of bodies" --
 expect 2 "rank3.hdf5: PartType1/Coordinates has shape 3 x 3 x 1, expected 3 x 3" -- --data "$d/rank3.hdf5" "${run[@]}"
 expect 2 "negative_id.hdf5: PartType1/ParticleIDs\[0\] = -1 is out of range" -- --data "$d/negative_id.hdf5" "${run[@]}"
 expect 2 "huge_time.hdf5: /Header Time = 1e\+308 is out of range" -- --data "$d/huge_time.hdf5" "${run[@]}"
+# Bodies the header does not count are not left out in silence.
+expect 2 "uncounted.hdf5: /PartType2 holds 3 bodies but /Header NumPart_ThisFile\[2\] counts 0" -- --data "$d/uncounted.hdf5" "${run[@]}"
 expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"
 
 # The schedule's own options.

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "io.h"
@@ -364,8 +366,10 @@ done:
 enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
     size_t count[LAYOUT_MAX] = {0};
+    struct stat sb;
+    char *tmp;
     FILE *f;
-    int ok;
+    int ok, err, direct;
 
     for (size_t i = 0; i < b->n; i++) {
         const int k = block_of(b->tag[i]);
@@ -376,9 +380,22 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         }
         count[k]++;
     }
-    f = fopen(path, "w");
+    /* Written under a temporary name and renamed when complete: a full disk leaves no
+     * truncated table under the final name (it would fail to load later, or worse, load
+     * short). A device or a pipe (--save /dev/stdout) is written as it is. */
+    direct = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    tmp = malloc(strlen(path) + sizeof ".part");
+    if (!tmp) {
+        gc_log_error("%s: out of memory", path);
+        return GC_ERR_NOMEM;
+    }
+    strcpy(tmp, path);
+    if (!direct)
+        strcat(tmp, ".part");
+    f = fopen(tmp, "w");
     if (!f) {
-        gc_log_error("%s: cannot create: %s", path, strerror(errno));
+        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
+        free(tmp);
         return GC_ERR_IO;
     }
     fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
@@ -400,12 +417,27 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
                         b->pos[4 * i], b->pos[4 * i + 1], b->pos[4 * i + 2], b->vel[4 * i],
                         b->vel[4 * i + 1], b->vel[4 * i + 2]);
         }
-    ok = !ferror(f);
-    if (fclose(f) != 0)
+    /* The numbers are out; what a full disk refused shows at the flush and the close. */
+    ok = fflush(f) == 0 && !ferror(f) && (direct || fsync(fileno(f)) == 0 || errno == EINVAL);
+    err = errno;
+    if (fclose(f) != 0 && ok) {
         ok = 0;
-    if (!ok) {
-        gc_log_error("%s: write failed: %s", path, strerror(errno));
+        err = errno;
+    }
+    if (ok && !direct && rename(tmp, path) != 0) {
+        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
+                     strerror(errno));
+        remove(tmp);
+        free(tmp);
         return GC_ERR_IO;
     }
-    return GC_OK;
+    if (!ok) {
+        if (!direct)
+            remove(tmp);
+        gc_log_error("%s: write failed: %s%s%s%s", path, strerror(err ? err : EIO),
+                     direct ? "" : " (removed the partial ", direct ? "" : tmp,
+                     direct ? "" : ")");
+    }
+    free(tmp);
+    return ok ? GC_OK : GC_ERR_IO;
 }

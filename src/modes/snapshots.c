@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include "log.h"
@@ -74,6 +75,11 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
     s->write_s += now_s() - t0;
     if (st != GC_OK)
         return st;
+    {
+        struct stat sb;
+        if (stat(path, &sb) == 0)
+            s->bytes = (unsigned long long)sb.st_size;
+    }
     gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
     s->next++;
     s->last_reached = reached;
@@ -157,6 +163,22 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     /* Never ask a scheme to go back: a snapshot at k*T may lie a hair past t. */
     now = gc_sim_time(sim);
     return gc_sim_advance(sim, sg * t < sg * now ? now : t);
+}
+
+void gc_snapshots_check_space(const struct gc_snapshots *s, double t_end)
+{
+    struct statvfs fs;
+    double left, need, avail;
+    if (!(s->every > 0.0) || !(t_end > 0.0) || s->bytes == 0 || statvfs(s->dir, &fs) != 0)
+        return;
+    left = floor(t_end / s->every + 1e-6) + 1.0 - (double)s->next;
+    need = left * (double)s->bytes;
+    avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (left > 0.0 && need > avail)
+        gc_log_warn("--snapshot-dir %s: the run writes %.0f more snapshots of %.3g MB (%.3g MB "
+                    "in all), but its disk has %.3g MB free: the run will stop with an error "
+                    "when the disk is full", s->dir, left, 1e-6 * (double)s->bytes, 1e-6 * need,
+                    1e-6 * avail);
 }
 
 void gc_snapshots_free(struct gc_snapshots *s)

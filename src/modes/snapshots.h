@@ -19,6 +19,7 @@ struct gc_snapshots {
     double last_reached;   /* simulation clock at the last snapshot written */
     int warned;            /* the off-schedule warning was given */
     double write_s;        /* wall seconds spent downloading and writing snapshots */
+    unsigned long long bytes; /* size of the last snapshot written, bytes */
     struct gc_bodies scratch; /* download target, tags copied from the initial bodies */
 };
 
@@ -33,6 +34,10 @@ enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const cha
  * k*T <= t not yet written: advance to k*T, download, write snapshot_k with Time = k*T.
  * If the clock went back (the viewer's reset), numbering starts again at snapshot_000. */
 enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, double t);
+
+/* Before a run to time t_end: warns (once, logged) when the snapshots still to come, each
+ * the size of the last one, need more space than the folder's disk has free. */
+void gc_snapshots_check_space(const struct gc_snapshots *s, double t_end);
 
 /* Frees the scratch bodies; safe on a zeroed or freed struct. */
 void gc_snapshots_free(struct gc_snapshots *s);

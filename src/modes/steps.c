@@ -128,6 +128,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial);
     if (st != GC_OK)
         goto out;
+    gc_snapshots_check_space(&snaps, t_end);
     st = gc_diagnostics_measure(&sim, &scratch, &d);
     if (st != GC_OK)
         goto out;

@@ -15,10 +15,12 @@ fail=0; pass=0
 # Under AddressSanitizer the shim is preloaded before its runtime; tell it that is fine.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-# check NAME RC OUT DIR: what a run that met the full disk must have done.
+# check NAME RC OUT DIR [FILE]: what a run that met the full disk must have done (FILE: the
+# output that must not exist after a failure).
 check() {
-    local name="$1" rc="$2" out="$3" dir="$4" why=""
+    local name="$1" rc="$2" out="$3" dir="$4" final="${5:-}" why=""
     if [ "$rc" -ge 128 ]; then why="killed by signal $((rc - 128))"
+    elif [ "$rc" -ne 0 ] && [ -n "$final" ] && [ -e "$final" ]; then why="a partial $final was left"
     elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then why="exit $rc, want 0 or 1"
     elif [ "$rc" -eq 1 ] && [ "$(grep -c 'error:' <<<"$out")" -ne 1 ]; then why="not exactly one error line"
     elif [ "$rc" -eq 1 ] && ! grep -q 'No space left on device' <<<"$out"; then why="the reason is not named"
@@ -42,6 +44,47 @@ for b in 0 1 600 4096 30000 46000 46843 46844 60000 93000 93688 100000 140000 18
     out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=$b LD_PRELOAD="$shim" \
           "$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
     check "snapshots on a disk of $b bytes" "$rc" "$out" "$d"
+done
+
+# A run whose snapshots cannot fit is told so before it starts.
+d="$tmp/plan"
+mkdir -p "$d"
+out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=150000 LD_PRELOAD="$shim" \
+      "$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
+check "snapshots on a disk of 150000 bytes" "$rc" "$out" "$d"
+if ! head -n 2 <<<"$out" | grep -q "warning: --snapshot-dir $d: the run writes 20 more snapshots of 0.046"; then
+    echo "FAIL: no warning before the run that the snapshots do not fit: $out"; fail=$((fail + 1))
+fi
+
+# --save: the table appears whole or not at all.
+for b in 0 5000 200000; do
+    d="$tmp/save_$b"
+    mkdir -p "$d"
+    out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=$b LD_PRELOAD="$shim" \
+          "$bin" --backend cpu -n 4096 --steps 1 --save "$d/bodies.tab" 2>&1 >/dev/null </dev/null); rc=$?
+    check "--save on a disk of $b bytes" "$rc" "$out" "$d" "$d/bodies.tab"
+    if [ "$rc" -eq 0 ] || ! grep -q "bodies.tab: write failed: No space left on device" <<<"$out"; then
+        echo "FAIL: --save on a disk of $b bytes: exit $rc, output: $out"; fail=$((fail + 1))
+    fi
+done
+
+# --record (headless, where EGL and FFmpeg are there): the movie appears playable or not at
+# all. A full disk is found before the first frame is drawn; a disk that fills up during the
+# run, when the movie is written (FFmpeg's muxer holds this small movie until its end).
+for b in 0 20000; do
+    d="$tmp/record_$b"
+    mkdir -p "$d"
+    out=$(env -u DISPLAY GC_FAULT_PATH="$d" GC_FAULT_BYTES=$b LD_PRELOAD="$shim" \
+          "$bin" --headless --backend cpu -n 1024 --size 320x200 --frames 100 \
+          --record "$d/movie.mp4" 2>&1 >/dev/null </dev/null); rc=$?
+    if grep -q "no movie recording\|EGL" <<<"$out" && ! grep -q "No space" <<<"$out"; then
+        echo "note: --record not checked here (no FFmpeg or no EGL): $(grep error: <<<"$out")"
+        continue
+    fi
+    check "--record on a disk of $b bytes" "$rc" "$out" "$d" "$d/movie.mp4"
+    if [ "$b" -eq 0 ] && ! grep -q "cannot write the header: No space left on device" <<<"$out"; then
+        echo "FAIL: --record on a full disk did not stop before drawing: $out"; fail=$((fail + 1))
+    fi
 done
 
 # Another failure of the disk: the message names it (it used to guess "folder missing or not

@@ -9,7 +9,7 @@
  * Covers what the program's writers use: open/openat + write/pwrite/writev (libhdf5's file
  * driver, FFmpeg's file protocol, our own writers) and fopen (stdio writes through libc's
  * internal calls, which a preload cannot see, so matching streams are rebuilt on
- * fopencookie over a write that counts). For a test where mounting a small tmpfs is not
+ * fopencookie over a write that counts); statvfs reports the budget left as the free space. For a test where mounting a small tmpfs is not
  * allowed (CI containers); where it is, the tests use a real one as well.
  */
 #define _GNU_SOURCE
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -230,4 +231,28 @@ FILE *fopen64(const char *path, const char *mode)
 {
     REAL(fopen64);
     return wrap(path, mode, real_fopen64);
+}
+
+/* The small disk's free space is what is left of its budget. */
+static void report_free(const char *path, struct statvfs *fs)
+{
+    long long left;
+    if (!matches(path))
+        return;
+    pthread_mutex_lock(&lock);
+    configure();
+    left = budget;
+    pthread_mutex_unlock(&lock);
+    if (left >= 0 && fs->f_frsize > 0)
+        fs->f_bavail = fs->f_bfree = (fsblkcnt_t)((unsigned long long)left / fs->f_frsize);
+}
+
+int statvfs(const char *path, struct statvfs *fs)
+{
+    int r;
+    REAL(statvfs);
+    r = real_statvfs(path, fs);
+    if (r == 0)
+        report_free(path, fs);
+    return r;
 }

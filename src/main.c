@@ -12,13 +12,15 @@
 #include "log.h"
 #include "sim.h"
 #include "steps.h"
+#include "stop.h"
 
 #ifndef GC_VERSION
 #define GC_VERSION "0.1.0"
 #endif
 
-/* Exit codes: 0 success, 1 failure while running, 2 bad command line or input. */
-enum { EXIT_RUN = 1, EXIT_USAGE = 2 };
+/* Exit codes: 0 success, 1 failure while running, 2 bad command line or input, 128 + N
+ * stopped by signal N (130 SIGINT, 143 SIGTERM), as a shell reports a process it ended. */
+enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_SIGNAL = 128 };
 
 static int exit_code(enum gc_status st)
 {
@@ -26,6 +28,7 @@ static int exit_code(enum gc_status st)
     case GC_OK: return 0;
     case GC_ERR_PARSE:
     case GC_ERR_INVALID: return EXIT_USAGE;
+    case GC_ERR_INTERRUPTED: return EXIT_SIGNAL + gc_stop_requested();
     default: return EXIT_RUN;
     }
 }
@@ -132,6 +135,9 @@ int main(int argc, char **argv)
         if (comm->rank == 0)
             print_about(o.mode);
     } else {
+        /* From here SIGINT and SIGTERM stop the run between steps or frames; a second one
+         * ends the process at once. */
+        gc_stop_install();
         st = run(&argc, argv, &o, comm);
     }
     code = exit_code(st);

@@ -11,3 +11,23 @@ if(GC_HAVE_HDF5)
   set_tests_properties(test_disk_full PROPERTIES LABELS "fault" TIMEOUT 300
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 endif()
+
+# SIGINT and SIGTERM at random moments (tests/fault/test_signals.py): 24 write-heavy runs,
+# two headless movies, a second signal, and (with MPI) a run over two ranks.
+find_package(Python3 COMPONENTS Interpreter)
+if(GC_HAVE_HDF5 AND Python3_FOUND)
+  set(gc_signals_env "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+  set(gc_signals_mpi)
+  if(GC_HAVE_MPI)
+    set(gc_signals_mpi ${GC_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
+    list(APPEND gc_signals_env ${GC_MPI_TEST_ENV})
+  endif()
+  add_test(NAME test_signals
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/fault/test_signals.py
+                   $<TARGET_FILE:galaxy> ${gc_signals_mpi})
+  set_tests_properties(test_signals PROPERTIES LABELS "fault" TIMEOUT 600
+    ENVIRONMENT "${gc_signals_env}")
+else()
+  add_test(NAME test_signals COMMAND sh -c "echo 'SKIP: needs HDF5 and python3'; exit 77")
+  set_tests_properties(test_signals PROPERTIES LABELS "fault" SKIP_RETURN_CODE 77)
+endif()

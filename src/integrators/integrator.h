@@ -78,6 +78,11 @@ struct gc_integrator {
     void *ctx;                         /* the scheme's state */
     struct gc_force *force;            /* not owned: forces (and ranks) */
     struct gc_integrator_params p;
+    /* optional (NULL: never asked): polled between steps; non-zero ends an advance early, at
+     * a step the state is whole at (the leapfrog's closing half kick given), with `stopped`
+     * set and time() saying where. Only for one process: ranks would stop apart. */
+    int (*stop)(void);
+    int stopped;                       /* the latest advance ended early on stop() */
 };
 
 /* Creates the scheme called `name` over `force`. Unknown names are an error that lists the

@@ -109,7 +109,15 @@ static enum gc_status block_step(void *ctx)
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
-    enum gc_status st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
+    enum gc_status st;
+    /* A stop request ends the host-driven loop between block steps (a loop replayed on the
+     * backend runs to its end). */
+    if (!h->on_backend && in->stop && in->stop()) {
+        in->stopped = 1;
+        h->due = 0;
+        return GC_OK;
+    }
+    st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
     st = gc_backend_hermite_predict(b);
@@ -131,9 +139,18 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     h->limit = ticks_of(h, t_end);
     h->on_backend = gc_force_loop_on_backend(in->force);
     h->due = 1;
+    in->stopped = 0;
     st = gc_force_repeat(in->force, block_step, in, &h->due);
     if (st == GC_OK)
         st = check(in);
+    if (st == GC_OK && in->stopped) {
+        /* Stopped early: the clock is the latest block time reached. */
+        struct gc_hermite_counters c;
+        st = gc_force_hermite_counters(in->force, &c);
+        if (st == GC_OK && (double)c.t_last * tick(h) > h->time)
+            h->time = (double)c.t_last * tick(h);
+        return st;
+    }
     if (st == GC_OK && t_end > h->time)
         h->time = t_end;
     return st;

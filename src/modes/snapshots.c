@@ -83,6 +83,7 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
     gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
     s->next++;
     s->last_reached = reached;
+    s->last_time = when;
     return GC_OK;
 }
 
@@ -179,6 +180,16 @@ void gc_snapshots_check_space(const struct gc_snapshots *s, double t_end)
                     "in all), but its disk has %.3g MB free: the run will stop with an error "
                     "when the disk is full", s->dir, left, 1e-6 * (double)s->bytes, 1e-6 * need,
                     1e-6 * avail);
+}
+
+int gc_snapshots_last(const struct gc_snapshots *s, char *buf, size_t cap)
+{
+    if (!(s->every > 0.0) || s->next == 0) {
+        snprintf(buf, cap, "none");
+        return 0;
+    }
+    snprintf(buf, cap, "%s/snapshot_%03lu.hdf5 (t = %.9g)", s->dir, s->next - 1, s->last_time);
+    return 1;
 }
 
 void gc_snapshots_free(struct gc_snapshots *s)

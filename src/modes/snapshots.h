@@ -20,6 +20,7 @@ struct gc_snapshots {
     int warned;            /* the off-schedule warning was given */
     double write_s;        /* wall seconds spent downloading and writing snapshots */
     unsigned long long bytes; /* size of the last snapshot written, bytes */
+    double last_time;      /* Time of the last snapshot written */
     struct gc_bodies scratch; /* download target, tags copied from the initial bodies */
 };
 
@@ -38,6 +39,10 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
 /* Before a run to time t_end: warns (once, logged) when the snapshots still to come, each
  * the size of the last one, need more space than the folder's disk has free. */
 void gc_snapshots_check_space(const struct gc_snapshots *s, double t_end);
+
+/* "DIR/snapshot_NNN.hdf5 (t = T)" of the last snapshot written into buf, for the message
+ * of a run that stopped; "none" (and 0 returned) when none was. */
+int gc_snapshots_last(const struct gc_snapshots *s, char *buf, size_t cap);
 
 /* Frees the scratch bodies; safe on a zeroed or freed struct. */
 void gc_snapshots_free(struct gc_snapshots *s);

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "sim.h"
 #include "snapshots.h"
+#include "stop.h"
 
 static double now_s(void)
 {
@@ -96,6 +97,13 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
            1e3 * elapsed / steps);
 }
 
+/* st, or GC_ERR_INTERRUPTED when the run was stopped and the next call (next) succeeded:
+ * after a stop request the state is still whole, so it is measured and reported. */
+static enum gc_status stopped(enum gc_status st, enum gc_status next)
+{
+    return next != GC_OK ? next : st;
+}
+
 enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,
                             struct gc_backend *b, struct gc_comm *comm)
 {
@@ -114,6 +122,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                              : t_end;
     const long nreports = (long)ceil(t_end / every - 1e-9);
     double e0, t0, elapsed = 0.0;
+    int interrupted = 0;
     enum gc_status st;
 
     /* Hermite: make every report time a block time, where all bodies are synchronised. */
@@ -143,11 +152,17 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         double w0 = snaps.write_s;
         t0 = now_s();
         st = gc_snapshots_advance(&snaps, &sim, t);
-        if (st == GC_OK)
-            st = gc_backend_sync(b);
+        if (st == GC_OK || st == GC_ERR_INTERRUPTED)
+            st = stopped(st, gc_backend_sync(b));
         elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
-        if (st == GC_OK)
-            st = gc_diagnostics_measure(&sim, &scratch, &d);
+        if (st == GC_OK || st == GC_ERR_INTERRUPTED)
+            st = stopped(st, gc_diagnostics_measure(&sim, &scratch, &d));
+        if (st == GC_ERR_INTERRUPTED) {
+            /* The row of the state it stopped at, the summary, and where. */
+            print_row(o, &sim, &d, e0, elapsed);
+            interrupted = 1;
+            break;
+        }
         if (st != GC_OK)
             goto out;
         if (!isfinite(d.energy)) {
@@ -174,6 +189,17 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     }
     if (p.profile)
         print_profile(&sim, &prof0, &s0, elapsed);
+    if (interrupted) {
+        char last[4200];
+        gc_snapshots_last(&snaps, last, sizeof last);
+        printf("# stopped by %s at t = %.9g, before t = %g\n",
+               gc_stop_name(gc_stop_requested()), gc_sim_time(&sim), t_end);
+        gc_log_warn("stopped by %s at t = %.9g (%.4g Myr) after %llu %ss, before t = %g; "
+                    "last complete snapshot: %s", gc_stop_name(gc_stop_requested()),
+                    gc_sim_time(&sim), gc_sim_time_myr(&sim),
+                    (unsigned long long)s1.steps, gc_sim_scheme(&sim)->step_noun, t_end, last);
+        st = GC_ERR_INTERRUPTED;
+    }
 out:
     gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);

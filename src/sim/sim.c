@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "stop.h"
 #include "render_buffer.h"
 #include "tree_formulas.h"
 #include "sim_ranks.h"
@@ -102,6 +103,10 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
         st = gc_force_init(&s->force, s->backend, s->comm, bodies->n, method, s->p.theta);
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
+    /* One process stops between steps when asked; over ranks, rank 0 decides at its next
+     * call (gc_sim_advance), so that all ranks stop at the same step. */
+    if (st == GC_OK && s->comm->size == 1)
+        s->integrator->stop = gc_stop_requested;
     /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
      * stops every rank here, together, with one message from rank 0. */
     st = gc_comm_agree(s->comm, st);
@@ -170,14 +175,23 @@ enum gc_status gc_sim_advance(struct gc_sim *s, double t)
         gc_log_error("cannot advance to t = %g", t);
         return GC_ERR_INVALID;
     }
+    /* A stop request (SIGINT, SIGTERM) ends the run here, before the next call: on rank 0
+     * (the other ranks follow its calls) or in one process. */
+    if (s->comm->rank == 0 && s->nested == 0 && gc_stop_requested())
+        return GC_ERR_INTERRUPTED;
     if (gc_sim_leads(s))
         st = gc_sim_announce(s, GC_SIM_OP_ADVANCE, t, NULL);
     if (st == GC_OK)
         st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t));
     /* The clock shows the time asked for where the scheme lands on it; leapfrog rounds to
-     * whole steps, so its own clock is the truth. */
+     * whole steps, so its own clock is the truth, and so is any scheme's that stopped
+     * early on request. */
     if (st == GC_OK)
-        s->time = s->integrator->iface->predict ? t : s->integrator->iface->time(s->integrator);
+        s->time = s->integrator->iface->predict && !s->integrator->stopped
+                      ? t
+                      : s->integrator->iface->time(s->integrator);
+    if (st == GC_OK && s->integrator->stopped)
+        st = GC_ERR_INTERRUPTED;
     return st;
 }
 

@@ -7,6 +7,7 @@
 #include "diagnostics.h"
 #include "log.h"
 #include "sim_ranks.h"
+#include "stop.h"
 
 /* One announced call, broadcast whole (small, fixed size: one collective per call). */
 struct command {
@@ -75,6 +76,9 @@ enum gc_status gc_sim_release(struct gc_comm *comm)
         return GC_OK;
     memset(&cmd, 0, sizeof cmd);
     cmd.op = GC_SIM_OP_STOP;
+    /* Why the run ends: 0, or the signal that stopped rank 0, which every rank then exits
+     * with. */
+    cmd.arg = (double)gc_stop_requested();
     return broken(comm, gc_comm_bcast(comm, &cmd, sizeof cmd, 0));
 }
 
@@ -144,8 +148,13 @@ enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm)
         st = broken(comm, gc_comm_bcast(comm, &cmd, sizeof cmd, 0));
         if (st != GC_OK)
             break;
-        if (cmd.op == GC_SIM_OP_STOP)
+        if (cmd.op == GC_SIM_OP_STOP) {
+            if (cmd.arg > 0.0) {
+                gc_stop_request((int)cmd.arg);
+                st = GC_ERR_INTERRUPTED;
+            }
             break;
+        }
         if (cmd.op != GC_SIM_OP_INIT && !fl.sim.live) {
             /* Rank 0 only calls these on a simulation it has: a follower without one lost
              * step earlier. */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "stop.h"
 
 double gc_app_now(void)
 {
@@ -20,6 +21,11 @@ void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
 {
     if (a->failure != GC_OK)
         return;
+    if (st == GC_ERR_INTERRUPTED) {
+        /* Not a failure: a stop request, which the loops end on (gc_app_report_stop). */
+        a->failure = st;
+        return;
+    }
     a->failure = st;
     a->input.paused = 1;
     snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s (paused; r resets)", what,
@@ -130,4 +136,18 @@ void gc_app_reset(struct gc_app *a)
     }
     if (a->stats.energy_state > 0)
         a->stats.drift = 0.0;
+}
+
+void gc_app_report_stop(struct gc_app *a)
+{
+    struct gc_integrator_stats st;
+    char when[64], last[4200];
+    gc_sim_stats(&a->sim, &st);
+    gc_app_time_text(a, 1, when, sizeof when);
+    gc_snapshots_last(&a->snapshots, last, sizeof last);
+    gc_log_warn("stopped by %s at t = %s after %llu %ss and %llu frames; last complete "
+                "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
+                (unsigned long long)st.steps, gc_sim_scheme(&a->sim)->step_noun,
+                (unsigned long long)a->frames.drawn, last,
+                a->picture.capture.rec ? "; the movie is finished up to here" : "");
 }

@@ -9,9 +9,11 @@
 #include "initial.h"
 #include "log.h"
 #include "steps.h"
+#include "stop.h"
 
 /* Same options and exit codes as `galaxy --benchmark` / `--compare` / `--steps` / `--t-end`:
- * 0 success, 1 failure while running (or --compare beyond tolerance), 2 bad usage. */
+ * 0 success, 1 failure while running (or --compare beyond tolerance), 2 bad usage, 128 + N
+ * stopped by signal N. */
 int main(int argc, char **argv)
 {
     struct gc_options o;
@@ -35,6 +37,7 @@ int main(int argc, char **argv)
     }
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
+    gc_stop_install(); /* SIGINT, SIGTERM: stop between steps, exit 128 + the signal */
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;
@@ -52,5 +55,7 @@ int main(int argc, char **argv)
                                          : gc_bench_compare(&o, &bodies);
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);
+    if (st == GC_ERR_INTERRUPTED)
+        return 128 + gc_stop_requested();
     return st == GC_OK ? 0 : (st == GC_ERR_INVALID || st == GC_ERR_PARSE) ? 2 : 1;
 }

@@ -32,8 +32,15 @@ void gc_stop_install(void)
     /* System calls the signal interrupts go on (a snapshot being written, MPI's waits). */
     sa.sa_flags = SA_RESTART;
     requested = 0;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    for (int k = 0; k < 2; k++) {
+        const int sig = k ? SIGTERM : SIGINT;
+        struct sigaction old;
+        /* A signal ignored by whoever started us stays ignored (nohup, a shell's
+         * background job, which must not stop on the terminal's Ctrl-C). */
+        if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sig, &sa, NULL);
+    }
 }
 
 int gc_stop_requested(void)

@@ -10,7 +10,8 @@ extern "C" {
 /* Handles SIGINT and SIGTERM: the first of either only records itself (the run stops at
  * its next step or frame, finishes what it was writing and says where it stopped) and
  * gives both signals back their default action, so that a second one ends the process at
- * once. main calls this once, before a run. */
+ * once. A signal ignored when the process started (nohup, a shell's background job) stays
+ * ignored. main calls this once, before a run. */
 void gc_stop_install(void);
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0. Async-signal-safe to
  * read; cheap enough to poll between steps. */

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "initial.h"
 #include "log.h"
+#include "plan.h"
 #include "steps.h"
 #include "stop.h"
 
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
     }
     if (!(o.mode == GC_MODE_BENCHMARK && o.sweep && !o.data))
         st = gc_initial_bodies(&o, backend, &bodies);
+    if (st == GC_OK && o.mode == GC_MODE_STEPS)
+        st = gc_plan_check(&o, &bodies, backend, 1, NULL);
     if (st == GC_OK)
         st = o.mode == GC_MODE_BENCHMARK ? gc_bench_run(&o, &bodies, backend)
              : o.mode == GC_MODE_STEPS   ? gc_steps_run(&o, &bodies, backend, NULL)

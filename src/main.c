@@ -10,6 +10,7 @@
 #include "comm.h"
 #include "initial.h"
 #include "log.h"
+#include "plan.h"
 #include "sim.h"
 #include "steps.h"
 #include "stop.h"
@@ -104,6 +105,11 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
     st = gc_comm_agree(comm, st);
     if (st == GC_OK && comm->rank == 0)
         st = gc_initial_bodies(o, backend, &bodies);
+    /* A run whose steps take minutes is told so before it starts, one that cannot fit in
+     * memory refused. */
+    if (st == GC_OK && comm->rank == 0 &&
+        (o->mode == GC_MODE_STEPS || o->mode == GC_MODE_HEADLESS || o->mode == GC_MODE_VIEWER))
+        st = gc_plan_check(o, &bodies, backend, comm->size, NULL);
     st = gc_comm_agree(comm, st);
     if (st == GC_OK)
         st = run_mode(argc, argv, o, &bodies, backend, comm);

@@ -31,3 +31,9 @@ else()
   add_test(NAME test_signals COMMAND sh -c "echo 'SKIP: needs HDF5 and python3'; exit 77")
   set_tests_properties(test_signals PROPERTIES LABELS "fault" SKIP_RETURN_CODE 77)
 endif()
+
+# Runs that cannot finish soon: the estimate before the run, progress, the memory refusal.
+add_test(NAME test_big_runs
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault/test_big_runs.sh $<TARGET_FILE:galaxy>)
+set_tests_properties(test_big_runs PROPERTIES LABELS "fault" TIMEOUT 300
+  ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")

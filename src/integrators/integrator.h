@@ -78,11 +78,13 @@ struct gc_integrator {
     void *ctx;                         /* the scheme's state */
     struct gc_force *force;            /* not owned: forces (and ranks) */
     struct gc_integrator_params p;
-    /* optional (NULL: never asked): polled between steps; non-zero ends an advance early, at
-     * a step the state is whole at (the leapfrog's closing half kick given), with `stopped`
+    /* optional (NULL: never called): called between steps with poll_ctx and the steps (or
+     * block steps) done so far in the current advance; non-zero ends the advance early, at a
+     * step the state is whole at (the leapfrog's closing half kick given), with `stopped`
      * set and time() saying where. Only for one process: ranks would stop apart. */
-    int (*stop)(void);
-    int stopped;                       /* the latest advance ended early on stop() */
+    int (*poll)(void *ctx, unsigned long done);
+    void *poll_ctx;
+    int stopped;                       /* the latest advance ended early on poll() */
 };
 
 /* Creates the scheme called `name` over `force`. Unknown names are an error that lists the

@@ -30,6 +30,7 @@ struct hermite {
     int on_backend;      /* the loop runs on the backend: selects pass due = NULL */
     double time;         /* the time the caller last advanced to */
     double start_passes; /* force passes over all bodies during start-up */
+    unsigned long done;  /* block steps of the current advance (for the poll) */
 };
 
 static double tick(const struct hermite *h)
@@ -112,7 +113,7 @@ static enum gc_status block_step(void *ctx)
     enum gc_status st;
     /* A stop request ends the host-driven loop between block steps (a loop replayed on the
      * backend runs to its end). */
-    if (!h->on_backend && in->stop && in->stop()) {
+    if (!h->on_backend && in->poll && in->poll(in->poll_ctx, h->done++)) {
         in->stopped = 1;
         h->due = 0;
         return GC_OK;
@@ -139,6 +140,7 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     h->limit = ticks_of(h, t_end);
     h->on_backend = gc_force_loop_on_backend(in->force);
     h->due = 1;
+    h->done = 0;
     in->stopped = 0;
     st = gc_force_repeat(in->force, block_step, in, &h->due);
     if (st == GC_OK)

@@ -39,7 +39,7 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
         st = gc_force_accel(in->force, eps2);
     for (i = 1; i < *k && st == GC_OK; i++) {
         /* A stop request ends the run after this step, its closing half kick given. */
-        if (in->stop && in->stop()) {
+        if (in->poll && in->poll(in->poll_ctx, i)) {
             in->stopped = 1;
             *k = i;
             break;

@@ -97,6 +97,36 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
            1e3 * elapsed / steps);
 }
 
+/* A run whose rows are far apart says how far it got every PROGRESS_EVERY_S seconds, on
+ * stderr (stdout keeps the table). */
+#define PROGRESS_EVERY_S 10.0
+
+struct progress {
+    double since;    /* wall time of the last row or progress line */
+    double step_t0;  /* wall time of the last step seen, and its count */
+    unsigned long step_done;
+    double step_s;   /* wall seconds of the latest step */
+};
+
+static void on_step(void *ctx, const struct gc_sim *s, unsigned long done)
+{
+    struct progress *p = ctx;
+    const double now = now_s();
+    struct gc_integrator_stats st;
+    if (done > p->step_done && p->step_t0 > 0.0)
+        p->step_s = (now - p->step_t0) / (double)(done - p->step_done);
+    p->step_t0 = now;
+    p->step_done = done;
+    if (now - p->since < PROGRESS_EVERY_S)
+        return;
+    p->since = now;
+    gc_sim_stats(s, &st);
+    gc_log_info("progress: %llu %ss done, %.3g s a %s lately (t = %.6g when this report's "
+                "interval began)", (unsigned long long)(st.steps + done),
+                gc_sim_scheme(s)->step_noun, p->step_s, gc_sim_scheme(s)->step_noun,
+                gc_sim_time(s));
+}
+
 /* st, or GC_ERR_INTERRUPTED when the run was stopped and the next call (next) succeeded:
  * after a stop request the state is still whole, so it is measured and reported. */
 static enum gc_status stopped(enum gc_status st, enum gc_status next)
@@ -123,6 +153,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     const long nreports = (long)ceil(t_end / every - 1e-9);
     double e0, t0, elapsed = 0.0;
     int interrupted = 0;
+    struct progress prog = {0};
     enum gc_status st;
 
     /* Hermite: make every report time a block time, where all bodies are synchronised. */
@@ -145,6 +176,8 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     print_header(o, &sim, initial, &d, t_end);
     print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
+    prog.since = now_s();
+    gc_sim_on_step(&sim, on_step, &prog);
     gc_sim_stats(&sim, &s0);
     gc_sim_profile(&sim, &prof0);
     for (long k = 1; k <= nreports; k++) {
@@ -173,6 +206,9 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         }
         print_row(o, &sim, &d, e0, elapsed);
         fflush(stdout);
+        prog.since = now_s();
+        prog.step_t0 = 0.0;
+        prog.step_done = 0;
     }
     gc_sim_stats(&sim, &s1);
     {

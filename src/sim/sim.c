@@ -88,6 +88,22 @@ static enum gc_status choose_force(struct gc_sim *s, size_t n)
     return GC_OK;
 }
 
+/* The integrator's poll between steps (one process): progress, then a stop request. */
+static int between_steps(void *ctx, unsigned long done)
+{
+    struct gc_sim *s = ctx;
+    if (s->on_step)
+        s->on_step(s->on_step_ctx, s, done);
+    return gc_stop_requested() != 0;
+}
+
+void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
+                                                 unsigned long done), void *ctx)
+{
+    s->on_step = fn;
+    s->on_step_ctx = ctx;
+}
+
 /* Upload, split over ranks, start the scheme: the part shared by init and reset. */
 static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
 {
@@ -105,8 +121,10 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
     /* One process stops between steps when asked; over ranks, rank 0 decides at its next
      * call (gc_sim_advance), so that all ranks stop at the same step. */
-    if (st == GC_OK && s->comm->size == 1)
-        s->integrator->stop = gc_stop_requested;
+    if (st == GC_OK && s->comm->size == 1) {
+        s->integrator->poll = between_steps;
+        s->integrator->poll_ctx = s;
+    }
     /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
      * stops every rank here, together, with one message from rank 0. */
     st = gc_comm_agree(s->comm, st);

@@ -54,6 +54,10 @@ struct gc_sim {
     int live;                      /* 1 from a successful init to free */
     int nested;                    /* > 0 inside a call rank 0 announced (sim_ranks.h) */
     struct gc_bodies view;         /* several ranks: every body gathered on rank 0 for export */
+    /* optional (NULL: none): told between steps, as the integrator's poll is, how many steps
+     * of the current advance are done (one process only); gc_sim_on_step sets it */
+    void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
+    void *on_step_ctx;
 };
 
 /* Fills params with the defaults above. */
@@ -103,6 +107,11 @@ void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out);
  * nothing is announced. A failure that left the ranks out of step marks comm->broken;
  * main then ends the run (gc_comm_abort). */
 enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
+/* Calls fn(ctx, s, done) between the steps of every later advance (done: steps of that
+ * advance so far), for progress reports of slow runs; one process only (a no-op over
+ * ranks). fn must not call back into the simulation. */
+void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
+                                                 unsigned long done), void *ctx);
 /* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
 

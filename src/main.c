@@ -1,6 +1,7 @@
 /* Entry point: parses options, builds the initial bodies, wires a backend and the ranks to the chosen mode. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "backend.h"
@@ -86,6 +87,7 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
 {
     struct gc_backend *backend = NULL;
     struct gc_bodies bodies = {0};
+    struct gc_restart restart;
     enum gc_status st = GC_OK;
 
     if (comm->size > 1 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
@@ -103,8 +105,9 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
     /* Every rank has its device (or says why not); then rank 0 reads or builds the bodies
      * (it sends them to the others with the simulation's start). */
     st = gc_comm_agree(comm, st);
+    memset(&restart, 0, sizeof restart);
     if (st == GC_OK && comm->rank == 0)
-        st = gc_initial_bodies(o, backend, &bodies);
+        st = gc_initial_run(o, backend, &bodies, &restart);
     /* A run whose steps take minutes is told so before it starts, one that cannot fit in
      * memory refused. */
     if (st == GC_OK && comm->rank == 0 &&
@@ -115,6 +118,7 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
         st = run_mode(argc, argv, o, &bodies, backend, comm);
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);
+    gc_restart_free(&restart);
     return st;
 }
 

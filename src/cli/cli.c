@@ -211,6 +211,13 @@ static const struct gc_cli_option *find(const char *name)
     return NULL;
 }
 
+int gc_cli_given(const struct gc_options *o, const char *name)
+{
+    const struct gc_cli_option *op = find(name);
+    const size_t k = op ? (size_t)(op - gc_cli_options) : 128;
+    return k < 128 && (o->given[k / 64] >> (k % 64) & 1);
+}
+
 /* One argument (and its value, from "--opt=value" or the next argument): *i advances past
  * what was used. *modes counts the mode options seen. */
 static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program program,
@@ -253,6 +260,11 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
     if (op->kind == GC_OPT_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION &&
         op->mode != GC_MODE_MAN)
         ++*modes;
+    {
+        const size_t k = (size_t)(op - gc_cli_options);
+        if (k < 128)
+            o->given[k / 64] |= (uint64_t)1 << (k % 64);
+    }
     if (!o->draw_option && (op->section == GC_SEC_WINDOW || strcmp(op->name, "--frames") == 0 ||
                             strcmp(op->name, "--substeps") == 0))
         o->draw_option = op->name;

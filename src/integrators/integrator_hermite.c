@@ -158,6 +158,28 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     return st;
 }
 
+/* The backend's state of every body; its ticks are on this scheme's clock. */
+static enum gc_status save(struct gc_integrator *in, struct gc_hermite_record *all)
+{
+    return gc_backend_hermite_state(in->force->backend, all);
+}
+
+/* The state a snapshot recorded, restored as it was: no start-up passes (their fresh
+ * derivatives and first steps differ from the run's), so the next block is the one the
+ * run would have taken. */
+static enum gc_status resume(struct gc_integrator *in, const struct gc_bodies *bodies,
+                             const struct gc_hermite_record *all, double t)
+{
+    struct hermite *h = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
+    if (st == GC_OK)
+        st = gc_backend_hermite_unpack(b, all, bodies->n);
+    h->time = t;
+    h->start_passes = 0.0;
+    return st;
+}
+
 static double time_of(const struct gc_integrator *in)
 {
     return ((const struct hermite *)in->ctx)->time;
@@ -203,6 +225,8 @@ const struct gc_integrator_iface gc_integrator_hermite4 = {
     .set_dt = NULL, /* individual steps: there is no one step to change */
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .resume = resume,
 };
 
 const struct gc_integrator_iface gc_integrator_hermite6 = {
@@ -217,6 +241,8 @@ const struct gc_integrator_iface gc_integrator_hermite6 = {
     .set_dt = NULL,
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .resume = resume,
 };
 
 enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)

@@ -54,11 +54,19 @@ enum gc_status gc_io_check_file(const char *path)
 
 enum gc_status gc_io_read(const char *path, struct gc_bodies *out, struct gc_io_source *source)
 {
+    return gc_io_read_run(path, out, source, NULL);
+}
+
+enum gc_status gc_io_read_run(const char *path, struct gc_bodies *out,
+                              struct gc_io_source *source, struct gc_snapshot_run *run)
+{
     int hdf5;
     FILE *f;
     enum gc_status st;
 
     memset(out, 0, sizeof *out);
+    if (run)
+        memset(run, 0, sizeof *run);
     if (source) {
         source->format = GC_IO_TABLE;
         source->time = 0.0;
@@ -86,6 +94,6 @@ enum gc_status gc_io_read(const char *path, struct gc_bodies *out, struct gc_io_
         return gc_table_read(path, out);
     if (source)
         source->format = GC_IO_HDF5;
-    st = gc_snapshot_hdf5_read(path, out, source ? &source->time : NULL);
+    st = gc_snapshot_hdf5_read_run(path, out, source ? &source->time : NULL, run);
     return st;
 }

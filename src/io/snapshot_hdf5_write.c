@@ -186,6 +186,81 @@ static int put_group(hid_t file, const struct gc_bodies *b, const uint8_t *type,
     return ok;
 }
 
+/* /Parameters: the run's settings as attributes (SWIFT keeps its run-time parameters in a
+ * group of that name), so that a restart continues with them. */
+static int put_parameters(hid_t file, const struct gc_snapshot_run *r)
+{
+    const int64_t index = r->index;
+    hid_t g = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = g >= 0;
+    struct {
+        const char *name;
+        double v;
+    } num[] = {{"Softening", r->eps}, {"TimeStep", r->dt},        {"Eta", r->eta},
+               {"DtMax", r->dt_max},  {"Theta", r->theta},         {"SnapshotEvery", r->every}};
+    struct {
+        const char *name, *v;
+    } text[] = {{"Integrator", r->integrator}, {"ForceMethod", r->force}, {"Model", r->model},
+                {"Units", r->units}};
+    for (size_t k = 0; ok && k < sizeof text / sizeof text[0]; k++)
+        ok = !*text[k].v || put_string_attr(g, text[k].name, text[k].v);
+    for (size_t k = 0; ok && k < sizeof num / sizeof num[0]; k++)
+        ok = put_attr(g, num[k].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &num[k].v, 0);
+    ok = ok && put_attr(g, "Seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &r->seed, 0) &&
+         put_attr(g, "SnapshotIndex", H5T_STD_I64LE, H5T_NATIVE_INT64, &index, 0);
+    close_id(&g, H5Gclose);
+    return ok;
+}
+
+/* /IntegratorState: every body's Hermite state in run order, GC_HDF5_CHUNK rows at a time:
+ * Position, Velocity, Acceleration, Jerk, Snap, Crackle (n x 3, float64), Tick (n, int64:
+ * the body's time in ticks of DtMax / 2^40, counted from t = 0), Level (n, uint8: its step
+ * is DtMax / 2^Level). */
+static int put_state(hid_t file, const struct gc_snapshot_run *r, double *buf)
+{
+    static const char *const name[6] = {"Position", "Velocity", "Acceleration", "Jerk",
+                                        "Snap", "Crackle"};
+    const hsize_t n = r->nrecords;
+    const double tick = ldexp(r->dt_max, -GC_HERMITE_LEVELS);
+    hid_t g = H5Gcreate2(file, "IntegratorState", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t d[8];
+    int ok = g >= 0 && put_attr(g, "TickSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &tick, 0);
+    for (int k = 0; k < 8; k++)
+        d[k] = H5I_INVALID_HID;
+    for (int k = 0; ok && k < 6; k++)
+        ok = (d[k] = make_dataset(g, name[k], H5T_IEEE_F64LE, n, 3)) >= 0;
+    ok = ok && (d[6] = make_dataset(g, "Tick", H5T_STD_I64LE, n, 0)) >= 0 &&
+         (d[7] = make_dataset(g, "Level", H5T_STD_U8LE, n, 0)) >= 0;
+    for (hsize_t r0 = 0; ok && r0 < n; r0 += GC_HDF5_CHUNK) {
+        const hsize_t k = n - r0 < GC_HDF5_CHUNK ? n - r0 : GC_HDF5_CHUNK;
+        const struct gc_hermite_record *rec = &r->records[r0];
+        int64_t *ticks = (int64_t *)buf;
+        uint8_t *levels = (uint8_t *)buf;
+        for (int q = 0; ok && q < 6; q++) {
+            for (hsize_t i = 0; i < k; i++) {
+                const double *src = q == 0   ? rec[i].x
+                                    : q == 1 ? rec[i].v
+                                    : q == 2 ? rec[i].a
+                                    : q == 3 ? rec[i].j
+                                    : q == 4 ? rec[i].s
+                                             : rec[i].c;
+                memcpy(&buf[3 * i], src, 3 * sizeof *buf);
+            }
+            ok = rows_io(d[q], 1, H5T_NATIVE_DOUBLE, buf, r0, k, 3) >= 0;
+        }
+        for (hsize_t i = 0; ok && i < k; i++)
+            ticks[i] = rec[i].t;
+        ok = ok && rows_io(d[6], 1, H5T_NATIVE_INT64, ticks, r0, k, 0) >= 0;
+        for (hsize_t i = 0; ok && i < k; i++)
+            levels[i] = (uint8_t)rec[i].level;
+        ok = ok && rows_io(d[7], 1, H5T_NATIVE_UINT8, levels, r0, k, 0) >= 0;
+    }
+    for (int k = 0; k < 8; k++)
+        close_id(&d[k], H5Dclose);
+    close_id(&g, H5Gclose);
+    return ok;
+}
+
 /* The file is built in memory (libhdf5's core driver, no backing store) and written to disk
  * here. libhdf5 1.10 does not survive a failed write to disk: a close whose flush failed
  * leaves the file half torn down, and the library crashes at exit closing it again (SIGSEGV
@@ -309,13 +384,20 @@ static int close_fd(int *fd)
 }
 
 /* Bytes of the file's datasets (the core driver then grows at most once). */
-static size_t data_bytes(const struct gc_bodies *b)
+static size_t data_bytes(const struct gc_bodies *b, const struct gc_snapshot_run *run)
 {
     const size_t w = has_f64(b) ? 8 : 4;
-    return b->n * (7 * w + sizeof(uint64_t) + 1) + ((size_t)64 << 10);
+    const size_t state = run && run->records ? run->nrecords * (18 * 8 + 8 + 1) : 0;
+    return b->n * (7 * w + sizeof(uint64_t) + 1) + state + ((size_t)64 << 10);
 }
 
 enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *b, double time)
+{
+    return gc_snapshot_hdf5_write_run(path, b, time, NULL);
+}
+
+enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodies *b,
+                                          double time, const struct gc_snapshot_run *run)
 {
     size_t count[GC_HDF5_NTYPES] = {0};
     uint8_t *type = NULL;
@@ -333,6 +415,11 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
     }
     if (!isfinite(time)) {
         gc_log_error("%s: snapshot time %g is not finite", path, time);
+        return GC_ERR_INVALID;
+    }
+    if (run && run->records && (run->nrecords != b->n || !(run->dt_max > 0.0))) {
+        gc_log_error("%s: %zu integrator records (dt_max %g) for %zu bodies", path,
+                     run->nrecords, run->dt_max, b->n);
         return GC_ERR_INVALID;
     }
     for (size_t i = 0; i < b->n; i++) {
@@ -362,13 +449,23 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
         goto out;
     }
     silence_hdf5();
-    fapl = memory_fapl(&im, data_bytes(b));
+    fapl = memory_fapl(&im, data_bytes(b, run));
     file = fapl >= 0 ? H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5I_INVALID_HID;
     close_id(&fapl, H5Pclose);
     ok = file >= 0 && put_header(file, count, time, has_f64(b));
     for (int t = 1; ok && t <= 4; t++)
         if (count[t])
             ok = put_group(file, b, type, t, count[t], &s);
+    if (ok && run)
+        ok = put_parameters(file, run);
+    /* The staging buffers hold GC_HDF5_CHUNK rows of 3 doubles (or floats: then the state
+     * gets its own buffer). */
+    if (ok && run && run->records) {
+        double *buf = s.x64 ? s.x64 : malloc(3 * GC_HDF5_CHUNK * sizeof *buf);
+        ok = buf && put_state(file, run, buf);
+        if (buf != s.x64)
+            free(buf);
+    }
     if (file >= 0 && H5Fclose(file) < 0)
         ok = 0;
     used = ok ? stored_eof(&im) : 0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -70,8 +71,11 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
         return GC_ERR_INVALID;
     }
     st = gc_sim_download(sim, &s->scratch);
+    s->run.index = (long long)s->next;
+    if (st == GC_OK && s->run.records)
+        st = gc_sim_save_state(sim, s->run.records);
     if (st == GC_OK)
-        st = gc_snapshot_hdf5_write(path, &s->scratch, when);
+        st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &s->run);
     s->write_s += now_s() - t0;
     if (st != GC_OK)
         return st;
@@ -103,9 +107,45 @@ static enum gc_status make_dir(const char *dir)
     return GC_OK;
 }
 
-enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
-                                 struct gc_sim *sim, const struct gc_bodies *initial)
+/* The settings each snapshot records: the ones the simulation runs with (defaults filled
+ * in), and where its bodies came from. */
+static enum gc_status describe_run(struct gc_snapshots *s, const struct gc_sim *sim,
+                                   const struct gc_options *o)
 {
+    struct gc_snapshot_run *r = &s->run;
+    const struct gc_integrator_iface *scheme = gc_sim_scheme(sim);
+    const struct gc_integrator_params *ip = gc_sim_scheme_params(sim);
+    const struct gc_sim_params *p = gc_sim_params(sim);
+    const int block = gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS);
+    snprintf(r->integrator, sizeof r->integrator, "%s", scheme->name);
+    snprintf(r->force, sizeof r->force, "%s", gc_force_method_name(gc_sim_force_method(sim)));
+    snprintf(r->model, sizeof r->model, "%s", o && o->data ? "data" : o ? o->model : "");
+    snprintf(r->units, sizeof r->units, "%s",
+             o && o->units == GC_UNITS_HENON ? "henon" : "galaxy");
+    r->eps = p->eps;
+    r->dt = p->dt;
+    r->theta = p->theta;
+    r->eta = block ? ip->eta : 0.0;
+    r->dt_max = block ? ip->dt_max : 0.0;
+    r->every = s->every;
+    r->seed = o && !o->data ? o->seed : 0;
+    if (gc_sim_has_state(sim)) {
+        r->records = malloc(gc_sim_bodies(sim) * sizeof *r->records);
+        if (!r->records) {
+            gc_log_error("out of memory for the integrator state of %zu bodies in snapshots",
+                         gc_sim_bodies(sim));
+            return GC_ERR_NOMEM;
+        }
+        r->nrecords = gc_sim_bodies(sim);
+    }
+    return GC_OK;
+}
+
+enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
+                                 struct gc_sim *sim, const struct gc_bodies *initial,
+                                 const struct gc_options *o)
+{
+    double k;
     enum gc_status st;
     memset(s, 0, sizeof *s);
     s->sign = 1.0;
@@ -127,9 +167,17 @@ enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const cha
     st = make_dir(s->dir);
     if (st == GC_OK)
         st = gc_bodies_alloc(&s->scratch, gc_sim_bodies(sim));
+    if (st == GC_OK)
+        st = describe_run(s, sim, o);
+    /* A run that continues from t0 keeps its series' numbering: snapshot_k at k x T. */
+    k = s->sign * gc_sim_time(sim) / every;
+    s->next = k > 0.0 ? (unsigned long)ceil(k - 1e-9) : 0;
+    s->first = s->next;
+    s->last_reached = gc_sim_time(sim);
     if (st == GC_OK) {
         memcpy(s->scratch.tag, initial->tag, gc_sim_bodies(sim) * sizeof *initial->tag);
-        st = write_one(s, sim, 0.0);
+        if (fabs(k - (double)s->next) <= 1e-9 * fmax(1.0, k))
+            st = write_one(s, sim, s->sign * (double)s->next * every);
     }
     if (st != GC_OK)
         gc_snapshots_free(s);
@@ -144,8 +192,9 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     if (!(s->every > 0.0))
         return gc_sim_advance(sim, t);
     if (sg * gc_sim_time(sim) < sg * s->last_reached) {
-        gc_log_info("the simulation started over: snapshots start again at snapshot_000");
-        s->next = 0;
+        gc_log_info("the simulation started over: snapshots start again at snapshot_%03lu",
+                    s->first);
+        s->next = s->first;
         s->last_reached = gc_sim_time(sim);
     }
     /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
@@ -195,4 +244,5 @@ int gc_snapshots_last(const struct gc_snapshots *s, char *buf, size_t cap)
 void gc_snapshots_free(struct gc_snapshots *s)
 {
     gc_bodies_free(&s->scratch);
+    gc_snapshot_run_free(&s->run);
 }

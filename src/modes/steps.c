@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "diagnostics.h"
+#include "initial.h"
 #include "log.h"
 #include "sim.h"
 #include "snapshots.h"
@@ -64,7 +65,7 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
                gc_sim_scheme_params(s)->dt_max, t_end);
     else
         printf("dt %g (%.3g Myr), %u steps\n", p->dt, p->dt * GC_MYR_PER_TIME_UNIT,
-               o->steps ? o->steps : (unsigned)llround(t_end / p->dt));
+               o->steps ? o->steps : (unsigned)llround((t_end - gc_sim_time(s)) / p->dt));
     printf("# total mass %.10g, kinetic %.8e, potential %.8e%s, virial ratio 2K/|W| %.4f\n",
            d->mass, d->kinetic, d->potential,
            gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
@@ -144,13 +145,18 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     struct gc_bodies scratch = {0};
     struct gc_diagnostics d;
     struct gc_integrator_stats s0, s1;
-    const double t_end = o->t_end > 0.0 ? o->t_end : (double)o->steps * o->params.dt;
+    /* A run that continues from a snapshot starts at its time: --t-end is on that clock,
+     * --steps counts steps from there. */
+    const struct gc_restart *restart = o->restart;
+    const double t_start = restart ? restart->time : 0.0;
+    const double t_end = o->t_end > 0.0 ? o->t_end : t_start + (double)o->steps * o->params.dt;
+    const double span = t_end - t_start;
     /* Reports every X steps (--steps) or every X time units (--t-end); start and end only
      * without --report-every. */
     const double every = o->report_every > 0.0
                              ? (o->steps ? o->report_every * o->params.dt : o->report_every)
-                             : t_end;
-    const long nreports = (long)ceil(t_end / every - 1e-9);
+                             : span;
+    const long nreports = (long)ceil(span / every - 1e-9);
     double e0, t0, elapsed = 0.0;
     int interrupted = 0;
     struct progress prog = {0};
@@ -160,12 +166,17 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
                                     every);
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
-    st = gc_sim_init(&sim, b, comm, initial, &p);
+    if (!(span > 0.0)) {
+        gc_log_error("--t-end %g is not after the snapshot's time %.9g: the run would not move",
+                     t_end, t_start);
+        return GC_ERR_INVALID;
+    }
+    st = gc_sim_init_at(&sim, b, comm, initial, &p, restart ? &restart->sim : NULL);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
     if (st == GC_OK)
-        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial);
+        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial, o);
     if (st != GC_OK)
         goto out;
     gc_snapshots_check_space(&snaps, t_end);
@@ -181,7 +192,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     gc_sim_stats(&sim, &s0);
     gc_sim_profile(&sim, &prof0);
     for (long k = 1; k <= nreports; k++) {
-        const double t = k == nreports ? t_end : (double)k * every;
+        const double t = k == nreports ? t_end : t_start + (double)k * every;
         double w0 = snaps.write_s;
         t0 = now_s();
         st = gc_snapshots_advance(&snaps, &sim, t);

@@ -16,6 +16,9 @@ struct command {
     double arg;         /* ADVANCE: time; SET_DT: dt */
     double dt, eps, eta, dt_max, fixed_dt, theta; /* INIT: the parameters (dt, eps and theta
                                                    * are floats, exact in double) */
+    double restart_time; /* INIT: a restart's time (its recorded state stays on rank 0, which
+                          * then rebuilds it like every rank: gc_sim_init_at) */
+    int32_t restart;     /* INIT: 1 when the run continues from a snapshot */
     char integrator[24]; /* INIT: scheme name */
     char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
                           * uses the same one, whatever its own backend would pick) */
@@ -49,6 +52,8 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         cmd.dt_max = s->p.dt_max;
         cmd.fixed_dt = s->p.fixed_dt;
         cmd.theta = s->p.theta;
+        cmd.restart = s->restart != NULL;
+        cmd.restart_time = s->restart ? s->restart->time : 0.0;
         snprintf(cmd.integrator, sizeof cmd.integrator, "%s", s->p.integrator);
         snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
     }
@@ -95,6 +100,7 @@ struct follower {
     struct gc_bodies scratch;
     char integrator[24];  /* the scheme's name, which sim.p.integrator points to */
     char force[24];       /* the force method's name, which sim.p.force points to */
+    struct gc_sim_restart restart; /* rank 0's restart time (no records), which sim points to */
 };
 
 static void follower_free(struct follower *fl)
@@ -126,7 +132,9 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     p.fixed_dt = cmd->fixed_dt;
     p.theta = (float)cmd->theta;
     p.profile = cmd->profile;
-    st = gc_sim_init(&fl->sim, backend, comm, &b, &p);
+    memset(&fl->restart, 0, sizeof fl->restart);
+    fl->restart.time = cmd->restart_time;
+    st = gc_sim_init_at(&fl->sim, backend, comm, &b, &p, cmd->restart ? &fl->restart : NULL);
     /* A follower that failed alone has marked the communicator broken; a failure all ranks
      * agreed on leaves it waiting for rank 0's next call. A local allocation failure below
      * is out of step: the next download would wait for it forever. */

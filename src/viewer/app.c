@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "initial.h"
 #include "log.h"
 #include "stop.h"
 
@@ -91,11 +92,15 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->input.paused = opt->paused;
     a->frames.auto_steps = 1;
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
-    st = gc_sim_init(&a->sim, backend, comm, initial, &opt->params);
+    {
+        const struct gc_restart *restart = opt->restart;
+        st = gc_sim_init_at(&a->sim, backend, comm, initial, &opt->params,
+                            restart ? &restart->sim : NULL);
+    }
     if (st != GC_OK)
         return st;
     st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
-                           initial);
+                           initial, opt);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);

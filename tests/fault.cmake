@@ -35,5 +35,5 @@ endif()
 # Runs that cannot finish soon: the estimate before the run, progress, the memory refusal.
 add_test(NAME test_big_runs
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault/test_big_runs.sh $<TARGET_FILE:galaxy>)
-set_tests_properties(test_big_runs PROPERTIES LABELS "fault" TIMEOUT 300
+set_tests_properties(test_big_runs PROPERTIES LABELS "fault" TIMEOUT 400
   ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")

@@ -20,27 +20,28 @@ wait_for() {
     return 1
 }
 
-# 1. Two million bodies over all pairs on the CPU: hours a step. Said within a minute (the
-# model is built first), with what would be faster; the run is not waited for.
+# 1. Two million bodies over all pairs on the CPU: hours a step. Said as soon as the model
+# is built (seconds; more under a sanitizer), with what would be faster; the run is not
+# waited for.
 "$bin" --backend cpu -n 2000000 --force allpairs --steps 1 >"$tmp/slow.out" 2>"$tmp/slow.err" &
 pid=$!
-if wait_for "$tmp/slow.err" "a step will take about" 60; then
+if wait_for "$tmp/slow.err" "a step will take about" 150; then
     grep -q "2000000 bodies: a step will take about [0-9.]* \(min\|h\|days\) on the cpu backend (all pairs" "$tmp/slow.err" &&
         grep -q "fewer bodies (-n [0-9]* takes about 1 s a step)" "$tmp/slow.err" &&
         grep -q "the tree force (--force tree)" "$tmp/slow.err" && ok ||
         bad "the slow run's warning lacks the estimate or the ways out" "$tmp/slow.err"
 else
-    bad "no warning within 60 s that a step of 2,000,000 bodies takes hours" "$tmp/slow.err"
+    bad "no warning within 150 s that a step of 2,000,000 bodies takes hours" "$tmp/slow.err"
 fi
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 
 # 2. Steps of a second or more with one row at the end: progress lines on stderr meanwhile.
-"$bin" --backend cpu --threads 1 -n 65536 --force allpairs --steps 1000 >"$tmp/progress.out" \
+"$bin" --backend cpu --threads 1 -n 32768 --force allpairs --steps 1000 >"$tmp/progress.out" \
     2>"$tmp/progress.err" &
 pid=$!
-if wait_for "$tmp/progress.err" "progress: [0-9]* steps done" 90; then ok
-else bad "no progress line within 90 s of a run with one table row at its end" "$tmp/progress.err"
+if wait_for "$tmp/progress.err" "progress: [0-9]* steps done" 150; then ok
+else bad "no progress line within 150 s of a run with one table row at its end" "$tmp/progress.err"
 fi
 # (A shell's background job ignores SIGINT, and so does galaxy then: SIGTERM.)
 kill -TERM "$pid" 2>/dev/null

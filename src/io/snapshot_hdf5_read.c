@@ -34,6 +34,37 @@ static void group_close(struct group *gr)
     close_id(&gr->g, H5Gclose);
 }
 
+/* Why the storage of dataset d (type t, n values) cannot be what it claims, or NULL. Before
+ * a read, libhdf5 allocates what the file says: the stored size of a chunk, a whole chunk,
+ * a conversion buffer per value; a corrupt chunk index asked for 4 GB to read 5 IDs
+ * (found by fuzzing under a memory limit). A value is at most 16 bytes (long double);
+ * stored data, compressed or not, at most its raw size plus deflate's worst-case overhead;
+ * a chunk at most the dataset or 16 MiB, whichever is larger. */
+static const char *storage_insane(hid_t d, hid_t t, hsize_t n)
+{
+    const size_t size = H5Tget_size(t);
+    const hsize_t raw = n * (hsize_t)size;
+    const hsize_t stored = H5Dget_storage_size(d);
+    hid_t dcpl;
+    const char *why = NULL;
+    if (size == 0 || size > 16)
+        return "has values of an impossible size";
+    if (stored > raw + raw / 8 + 4096)
+        return "claims more storage than its values can fill";
+    dcpl = H5Dget_create_plist(d);
+    if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED) {
+        hsize_t chunk[H5S_MAX_RANK];
+        const int rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk);
+        hsize_t bytes = size;
+        for (int k = 0; k < rank && bytes <= ((hsize_t)1 << 40); k++)
+            bytes *= chunk[k];
+        if (rank < 1 || bytes > (raw > ((hsize_t)16 << 20) ? raw : (hsize_t)16 << 20))
+            why = "has chunks larger than the dataset";
+    }
+    close_id(&dcpl, H5Pclose);
+    return why;
+}
+
 /* Opens dataset `name` of the group and checks class and shape (cols == 0: 1-D of n).
  * *d stays invalid when the dataset is absent and not required. */
 static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct group *gr,
@@ -97,6 +128,13 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
         gc_log_error("%s: PartType%d/%s holds no data (declared but never written)", r->name,
                      gr->t, name);
         goto out;
+    }
+    {
+        const char *why = storage_insane(*d, t, (hsize_t)gr->n * (cols ? cols : 1));
+        if (why) {
+            gc_log_error("%s: PartType%d/%s %s (file corrupt?)", r->name, gr->t, name, why);
+            goto out;
+        }
     }
     if (cls == H5T_FLOAT && H5Tget_size(t) > 4)
         gr->f64 = 1;
@@ -344,7 +382,8 @@ static enum gc_status open_state(const struct gc_snapshot_reader *r, hid_t g, co
         rank = H5Sget_simple_extent_ndims(sp);
     ok = t >= 0 && H5Tget_class(t) == cls && rank == (cols ? 2 : 1) && rank <= H5S_MAX_RANK &&
          H5Sget_simple_extent_dims(sp, dims, NULL) >= 0 && dims[0] == n &&
-         (!cols || dims[1] == cols) && H5Dget_storage_size(*d) > 0;
+         (!cols || dims[1] == cols) && H5Dget_storage_size(*d) > 0 &&
+         !storage_insane(*d, t, (hsize_t)n * (cols ? cols : 1));
     close_id(&t, H5Tclose);
     close_id(&sp, H5Sclose);
     if (!ok) {

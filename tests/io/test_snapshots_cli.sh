@@ -80,6 +80,9 @@ expect 2 "dataset_group.hdf5: /PartType1 is a dataset, not a group of bodies" --
 expect 2 "rank3.hdf5: PartType1/Coordinates has shape 3 x 3 x 1, expected 3 x 3" -- --data "$d/rank3.hdf5" "${run[@]}"
 expect 2 "negative_id.hdf5: PartType1/ParticleIDs\[0\] = -1 is out of range" -- --data "$d/negative_id.hdf5" "${run[@]}"
 expect 2 "huge_time.hdf5: /Header Time = 1e\+308 is out of range" -- --data "$d/huge_time.hdf5" "${run[@]}"
+# A corrupt chunk index claiming 4 GB for five IDs (found by fuzzing under a memory limit):
+# refused before libhdf5 allocates what it claims.
+expect 2 "oom_chunk_size.hdf5: PartType2/ParticleIDs claims more storage than its values can fill" -- --data "$corpus/oom_chunk_size.hdf5" "${run[@]}"
 # Bodies the header does not count are not left out in silence.
 expect 2 "uncounted.hdf5: /PartType2 holds 3 bodies but /Header NumPart_ThisFile\[2\] counts 0" -- --data "$d/uncounted.hdf5" "${run[@]}"
 expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"

@@ -1,6 +1,7 @@
 /* Entry point: parses options, builds the initial bodies, wires a backend and the ranks to the chosen mode. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "backend.h"
@@ -10,15 +11,18 @@
 #include "comm.h"
 #include "initial.h"
 #include "log.h"
+#include "plan.h"
 #include "sim.h"
 #include "steps.h"
+#include "stop.h"
 
 #ifndef GC_VERSION
 #define GC_VERSION "0.1.0"
 #endif
 
-/* Exit codes: 0 success, 1 failure while running, 2 bad command line or input. */
-enum { EXIT_RUN = 1, EXIT_USAGE = 2 };
+/* Exit codes: 0 success, 1 failure while running, 2 bad command line or input, 128 + N
+ * stopped by signal N (130 SIGINT, 143 SIGTERM), as a shell reports a process it ended. */
+enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_SIGNAL = 128 };
 
 static int exit_code(enum gc_status st)
 {
@@ -26,6 +30,7 @@ static int exit_code(enum gc_status st)
     case GC_OK: return 0;
     case GC_ERR_PARSE:
     case GC_ERR_INVALID: return EXIT_USAGE;
+    case GC_ERR_INTERRUPTED: return EXIT_SIGNAL + gc_stop_requested();
     default: return EXIT_RUN;
     }
 }
@@ -82,6 +87,7 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
 {
     struct gc_backend *backend = NULL;
     struct gc_bodies bodies = {0};
+    struct gc_restart restart;
     enum gc_status st = GC_OK;
 
     if (comm->size > 1 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
@@ -99,13 +105,20 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
     /* Every rank has its device (or says why not); then rank 0 reads or builds the bodies
      * (it sends them to the others with the simulation's start). */
     st = gc_comm_agree(comm, st);
+    memset(&restart, 0, sizeof restart);
     if (st == GC_OK && comm->rank == 0)
-        st = gc_initial_bodies(o, backend, &bodies);
+        st = gc_initial_run(o, backend, &bodies, &restart);
+    /* A run whose steps take minutes is told so before it starts, one that cannot fit in
+     * memory refused. */
+    if (st == GC_OK && comm->rank == 0 &&
+        (o->mode == GC_MODE_STEPS || o->mode == GC_MODE_HEADLESS || o->mode == GC_MODE_VIEWER))
+        st = gc_plan_check(o, &bodies, backend, comm->size, NULL);
     st = gc_comm_agree(comm, st);
     if (st == GC_OK)
         st = run_mode(argc, argv, o, &bodies, backend, comm);
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);
+    gc_restart_free(&restart);
     return st;
 }
 
@@ -132,6 +145,9 @@ int main(int argc, char **argv)
         if (comm->rank == 0)
             print_about(o.mode);
     } else {
+        /* From here SIGINT and SIGTERM stop the run between steps or frames; a second one
+         * ends the process at once. */
+        gc_stop_install();
         st = run(&argc, argv, &o, comm);
     }
     code = exit_code(st);

@@ -20,6 +20,13 @@ if(GC_HAVE_HDF5)
   set_tests_properties(test_snapshots_cli PROPERTIES LABELS "io" TIMEOUT 300
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 
+  # A restart is the run it continues, to the bit (leapfrog, hermite4, hermite6), and a
+  # snapshot brings its settings back.
+  add_test(NAME test_restarts
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_restarts.sh $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_restarts PROPERTIES LABELS "io" TIMEOUT 300
+    ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+
   # The snapshots of a real run, read with h5py and checked against the run (skipped
   # without h5py).
   add_test(NAME test_snapshots_h5py

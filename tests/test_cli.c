@@ -113,6 +113,13 @@ int main(void)
     CHECK(parse(&o, "--fps", "1000", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--record", "m.mp4", "--steps", "5") == GC_ERR_INVALID);
     CHECK(parse(&o, "--record", "m.mp4", "--benchmark", NULL) == GC_ERR_INVALID);
+    /* Options of drawn frames in a mode that draws none: refused, not ignored. */
+    CHECK(parse(&o, "--raster", "cuda", "--steps", "1") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--steps", "1", "--no-bloom", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--frames", "3", "--t-end", "1") == GC_ERR_INVALID);
+    CHECK(parse(&o, "--substeps", "2", "--benchmark", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--raster", "gl", "--headless", NULL) == GC_OK);
+    CHECK(parse(&o, "--raster", "gl", "--substeps", "2") == GC_OK);
     CHECK(parse(&o, "--benchmark", "--compare", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--json", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--screenshot", "a.png", NULL, NULL) == GC_ERR_INVALID);

@@ -11,11 +11,12 @@ data="${GC_SHARED_DATA:-../shared/data}/dubinski.tab.gz"
 mkdir -p "$tmp"
 fail=0; pass=0
 
-# expect CODE PATTERN -- ARGS...: exit status CODE and stderr+stdout matching PATTERN
+# expect CODE PATTERN -- ARGS...: exit status CODE and stderr+stdout matching PATTERN, within
+# a minute (a run that never ends exits 124)
 expect() {
     local code="$1" pattern="$2"; shift 3
     local out rc
-    out=$("$bin" "$@" 2>&1 </dev/null); rc=$?
+    out=$(timeout 60 "$bin" "$@" 2>&1 </dev/null); rc=$?
     if [ "$rc" -ne "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
         echo "FAIL: galaxy $* -> exit $rc (want $code), output:"; echo "$out" | head -5
         echo "      (wanted pattern: $pattern)"
@@ -54,6 +55,8 @@ expect 2 "unknown option '--warp'" -- --warp
 expect 2 "-n expects a whole number" -- -n 0
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
+expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1
+expect 2 "--seed expects a whole number from 0 to 18446744073709551615, got '-1'" -- --seed -1 --steps 1
 expect 2 "needs a value" -- --data
 printf '1 0 0 0 0 0 0\n1 2 3 4 5 6\n' > "$tmp/short.tab"
 expect 2 "short.tab:2: expected 7 numbers" -- --data "$tmp/short.tab" --steps 1
@@ -62,6 +65,15 @@ expect 2 "nan.tab:1: vx is not a finite" -- --data "$tmp/nan.tab" --steps 1
 : > "$tmp/empty.tab"
 expect 2 "no data rows" -- --data "$tmp/empty.tab" --steps 1
 expect 1 "cannot open" -- --data "$tmp/missing.tab" --steps 1
+# Inputs that never end or hide rows behind a NUL byte: refused at once, with the reason.
+expect 2 "/dev/zero: is a device, not a file of bodies" -- --data /dev/zero --steps 1
+expect 2 "is a folder, not a file of bodies" -- --data "$tmp" --steps 1
+rm -f "$tmp/fifo.tab"
+if mkfifo "$tmp/fifo.tab" 2>/dev/null; then
+    expect 2 "fifo.tab: is a pipe \(FIFO\), not a file of bodies" -- --data "$tmp/fifo.tab" --steps 1
+fi
+printf '1 0 0 0 0 0 0\n\0 1 0 0 0 0 0 0\n' > "$tmp/nul.tab"
+expect 2 "nul.tab:2: NUL byte at column 1" -- --data "$tmp/nul.tab" --steps 1
 # A gzip stream cut short, made here so that it never depends on the shared data: 2000
 # rows compress to several kB, and the first 3000 bytes end mid-stream.
 awk 'BEGIN { for (i = 1; i <= 2000; i++) printf "%.6f %.6f %.6f %.6f %.6f %.6f %.6f\n",

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "check.h"
@@ -77,7 +79,7 @@ static void test_bad_inputs(void)
     CHECK(gc_table_read(tmp_path("does-not-exist.tab"), &b) == GC_ERR_IO);
     CHECK(gc_table_read("", &b) == GC_ERR_INVALID);
     CHECK(gc_table_read(getenv("GC_TEST_TMP") ? getenv("GC_TEST_TMP") : "/tmp", &b) ==
-          GC_ERR_IO); /* a directory */
+          GC_ERR_INVALID); /* a directory */
     expect_fail("empty.tab", "", GC_ERR_PARSE);
     expect_fail("only_comments.tab", "# nothing here\n\n", GC_ERR_PARSE);
     expect_fail("short_row.tab", "1 0 0 0 0 0 0\n1 2 3 4 5 6\n", GC_ERR_PARSE);
@@ -102,6 +104,53 @@ static void test_bad_inputs(void)
         const char junk[] = "\x01\x02\xff\xfe garbage\n";
         expect_fail("binary.tab", junk, GC_ERR_PARSE);
     }
+}
+
+static void write_bytes(const char *path, const char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(bytes, 1, n, f) == n);
+    if (f)
+        fclose(f);
+}
+
+/* Inputs that never end or hide bytes: each is refused with a reason, and soon (the alarm
+ * fails the test where the reader would read forever or block). */
+static void test_hostile_inputs(void)
+{
+    static const char nul_row[] = "1 0 0 0 0 0 0\n\0 1 0 0 0 0 0 0\n";
+    static const char nul_mid[] = "1 0 0 0 0 0 0\n1 2 3\0 4 5 6 7\n";
+    struct gc_bodies b;
+    const char *p = tmp_path("fifo.tab");
+    FILE *f;
+
+    alarm(60);
+    /* A NUL byte: the rest of its line was skipped, a row after it lost in silence. */
+    write_bytes(tmp_path("nul_row.tab"), nul_row, sizeof nul_row - 1);
+    CHECK(gc_table_read(tmp_path("nul_row.tab"), &b) == GC_ERR_PARSE && b.n == 0);
+    write_bytes(tmp_path("nul_mid.tab"), nul_mid, sizeof nul_mid - 1);
+    CHECK(gc_table_read(tmp_path("nul_mid.tab"), &b) == GC_ERR_PARSE && b.n == 0);
+    /* Endless NUL bytes, a FIFO nobody writes to: refused before reading. */
+    CHECK(gc_table_read("/dev/zero", &b) == GC_ERR_INVALID && b.n == 0);
+    unlink(p);
+    if (mkfifo(p, 0600) == 0) {
+        CHECK(gc_table_read(p, &b) == GC_ERR_INVALID && b.n == 0);
+        unlink(p);
+    }
+    /* 17 MiB of blank lines: no row in the first 16 MiB ends the read. */
+    p = tmp_path("blank.tab");
+    f = fopen(p, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        static char blank[1 << 20];
+        memset(blank, '\n', sizeof blank);
+        for (int k = 0; k < 17; k++)
+            fwrite(blank, 1, sizeof blank, f);
+        fclose(f);
+        CHECK(gc_table_read(p, &b) == GC_ERR_PARSE && b.n == 0);
+        remove(p);
+    }
+    alarm(0);
 }
 
 /* Writes `rows` rows through zlib, then optionally cuts the file to `keep` bytes. */
@@ -227,6 +276,7 @@ int main(int argc, char **argv)
     test_small_table();
     test_layout_header();
     test_bad_inputs();
+    test_hostile_inputs();
     test_gzip();
     test_round_trip();
     return CHECK_DONE();

@@ -341,6 +341,18 @@ enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
     return h && h->unpack ? h->unpack(b, src, count) : no_exchange(b);
 }
 
+enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_record *all)
+{
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
+    return h && h->state ? h->state(b, all) : GC_ERR_UNSUPPORTED;
+}
+
+int gc_backend_hermite_has_state(const struct gc_backend *b)
+{
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
+    return h && h->state && h->unpack;
+}
+
 int gc_backend_hermite_has_repeat(const struct gc_backend *b)
 {
     const struct gc_backend_hermite *h = gc_backend_hermite(b);

@@ -313,6 +313,26 @@ static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, 
     return GC_OK;
 }
 
+/* Every body's record, in body order (each rank holds every body's state). */
+static enum gc_status state(struct gc_backend *b, struct gc_hermite_record *all)
+{
+    const struct cpu_ctx *c = b->ctx;
+    const struct cpu_hermite *h = c->h;
+    for (size_t i = 0; i < h->n; i++) {
+        struct gc_hermite_record *r = &all[i];
+        r->i = (int64_t)i;
+        r->t = h->t[i];
+        r->level = h->level[i];
+        memcpy(r->x, V3(h->x, i), sizeof r->x);
+        memcpy(r->v, V3(h->v, i), sizeof r->v);
+        memcpy(r->a, V3(h->a, i), sizeof r->a);
+        memcpy(r->j, V3(h->j, i), sizeof r->j);
+        memcpy(r->s, V3(h->s, i), sizeof r->s);
+        memcpy(r->c, V3(h->c, i), sizeof r->c);
+    }
+    return GC_OK;
+}
+
 static enum gc_status unpack(struct gc_backend *b, const struct gc_hermite_record *src,
                              size_t count)
 {
@@ -449,5 +469,6 @@ const struct gc_backend_hermite gc_cpu_hermite_table = {
     .derivs = derivs,
     .pack = pack,
     .unpack = unpack,
+    .state = state,
     .repeat = NULL, /* the integrator loops on the host */
 };

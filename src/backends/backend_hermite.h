@@ -75,6 +75,9 @@ struct gc_backend_hermite {
      * rank holds every body's state and selects the same blocks. */
     enum gc_status (*unpack)(struct gc_backend *b, const struct gc_hermite_record *src,
                              size_t count);
+    /* optional (NULL: no restartable state): every body's state into all (n records, in
+     * body order), for snapshots a run can continue from exactly (unpack restores it). */
+    enum gc_status (*state)(struct gc_backend *b, struct gc_hermite_record *all);
     /* optional: runs body(ctx) again and again while the latest select(.., NULL) found a
      * block due, with no host round trip (CUDA: the launches of one call of body are
      * recorded once into a graph with a device-side while loop). NULL = the caller loops. */
@@ -103,6 +106,11 @@ enum gc_status gc_backend_hermite_pack(struct gc_backend *b, struct gc_hermite_r
                                        size_t *count);
 enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
                                          const struct gc_hermite_record *src, size_t count);
+/* Every body's state (n records); GC_ERR_UNSUPPORTED (not logged: callers then write a
+ * snapshot without it) when the backend cannot give it. */
+enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_record *all);
+/* 1 when the backend can give every body's state and take it back (state and unpack). */
+int gc_backend_hermite_has_state(const struct gc_backend *b);
 /* 1 when the backend runs the block-step loop itself (a repeat slot). */
 int gc_backend_hermite_has_repeat(const struct gc_backend *b);
 /* Runs body(ctx) while a block is due, on the backend (body's selects must then pass

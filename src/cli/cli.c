@@ -13,8 +13,8 @@
 
 /* ---- values ---- */
 
-static int parse_whole(const char *opt, const char *s, double lo, double hi,
-                       unsigned long long *out)
+static int parse_whole(const char *opt, const char *s, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out)
 {
     char *end;
     unsigned long long v;
@@ -23,12 +23,12 @@ static int parse_whole(const char *opt, const char *s, double lo, double hi,
     if (*s != '-' && *s != '\0') {
         errno = 0;
         v = strtoull(s, &end, 10);
-        if (!errno && *end == '\0' && (double)v >= lo && (double)v <= hi) {
+        if (!errno && *end == '\0' && v >= lo && v <= hi) {
             *out = v;
             return 1;
         }
     }
-    gc_log_error("%s expects a whole number from %.0f to %.0f, got '%s'", opt, lo, hi, s);
+    gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
     return 0;
 }
 
@@ -141,12 +141,13 @@ static enum gc_status apply(struct gc_options *o, const struct gc_cli_option *op
         *(const char **)field = val;
         return GC_OK;
     case GC_OPT_U64:
-        if (!parse_whole(typed, val, 0, (double)ULLONG_MAX, &u))
+        if (!parse_whole(typed, val, 0, ULLONG_MAX, &u))
             return GC_ERR_INVALID;
         *(uint64_t *)field = u;
         return GC_OK;
     case GC_OPT_UINT: case GC_OPT_INT: case GC_OPT_SIZE:
-        if (!parse_whole(typed, val, op->lo, op->hi, &u))
+        if (!parse_whole(typed, val, (unsigned long long)op->lo, (unsigned long long)op->hi,
+                         &u))
             return GC_ERR_INVALID;
         if (op->kind == GC_OPT_UINT)
             *(unsigned *)field = (unsigned)u;
@@ -210,6 +211,13 @@ static const struct gc_cli_option *find(const char *name)
     return NULL;
 }
 
+int gc_cli_given(const struct gc_options *o, const char *name)
+{
+    const struct gc_cli_option *op = find(name);
+    const size_t k = op ? (size_t)(op - gc_cli_options) : 128;
+    return k < 128 && (o->given[k / 64] >> (k % 64) & 1);
+}
+
 /* One argument (and its value, from "--opt=value" or the next argument): *i advances past
  * what was used. *modes counts the mode options seen. */
 static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program program,
@@ -252,6 +260,14 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
     if (op->kind == GC_OPT_MODE && op->mode != GC_MODE_HELP && op->mode != GC_MODE_VERSION &&
         op->mode != GC_MODE_MAN)
         ++*modes;
+    {
+        const size_t k = (size_t)(op - gc_cli_options);
+        if (k < 128)
+            o->given[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+    if (!o->draw_option && (op->section == GC_SEC_WINDOW || strcmp(op->name, "--frames") == 0 ||
+                            strcmp(op->name, "--substeps") == 0))
+        o->draw_option = op->name;
     return apply(o, op, arg, val);
 }
 
@@ -265,6 +281,17 @@ static void resolve_model_defaults(struct gc_options *o)
         o->params.integrator = m ? m->integrator : GC_DEFAULT_INTEGRATOR;
     if (isnan(o->params.eps))
         o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
+}
+
+/* The mode's options, for messages. */
+static const char *mode_words(enum gc_mode m)
+{
+    switch (m) {
+    case GC_MODE_STEPS: return "--steps or --t-end";
+    case GC_MODE_BENCHMARK: return "--benchmark";
+    case GC_MODE_COMPARE: return "--compare";
+    default: return "this mode";
+    }
 }
 
 /* Options that only mean something together, and the mode --steps or --t-end implies. */
@@ -351,6 +378,12 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         o->halo = 0;
     if (o->record && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
         gc_log_error("--record records the window or --headless frames");
+        return GC_ERR_INVALID;
+    }
+    /* Accepted and ignored, --raster cuda with --steps looked like a run that drew. */
+    if (o->draw_option && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
+        gc_log_error("%s applies to drawn frames (the window or --headless), not to %s",
+                     o->draw_option, mode_words(o->mode));
         return GC_ERR_INVALID;
     }
     return gc_sim_params_check(&o->params);

@@ -82,6 +82,12 @@ struct gc_options {
     int tour;                  /* --tour: start the scripted camera tour */
     int present;               /* --present: full screen, no cursor, large title and time only */
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
+    uint64_t given[2];         /* bit k: option k of the table was on the command line */
+    const void *restart;       /* a run continuing from a snapshot: its struct gc_restart
+                                * (initial.h), set by gc_initial_run; NULL = from t = 0 */
+    const char *draw_option;   /* the first option given that only means something where frames
+                                * are drawn (the Window section, --frames, --substeps), as typed;
+                                * NULL = none. A mode that draws nothing refuses it. */
 };
 
 #define GC_DEFAULT_FPS 60
@@ -94,6 +100,8 @@ void gc_cli_defaults(struct gc_options *o);
  * malformed values, out-of-range numbers and combinations that do not go together. */
 enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
+/* 1 when option `name` ("--eps") was on the command line (not a default). */
+int gc_cli_given(const struct gc_options *o, const char *name);
 /* The CUDA device to use: --device when given, else local_rank (0 for one process). */
 int gc_cli_device(const struct gc_options *o, int local_rank);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */

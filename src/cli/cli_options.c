@@ -20,8 +20,9 @@ const char *const gc_cli_section_title[GC_SEC_COUNT] = {
 const struct gc_cli_option gc_cli_options[] = {
     {"--data", NULL, "PATH", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(data), 0, 0, NULL, 0, NULL,
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
-     ".gz), or restart from an HDF5 snapshot (every body, as written);\n"
-     "without it the built-in model is used"},
+     ".gz), or continue the run of an HDF5 snapshot (its bodies, settings\n"
+     "and integrator state, from its time); without it the built-in model\n"
+     "is used"},
     {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL,
      0, NULL, "number of bodies (data: default every body on CUDA, 81920 for the\n"
      "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},

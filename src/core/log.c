@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The only file-scope state in the project: a process-wide verbosity and, on ranks other
- * than 0, the first error held back for rank 0 to report, like stderr itself. */
+/* File-scope state (with stop.c's signal flag, the only in the project): a process-wide
+ * verbosity and, on ranks other than 0, the first error held back for rank 0 to report,
+ * like stderr itself. */
 static enum gc_log_level max_level = GC_LOG_INFO;
 static int hold_errors;
 static char held[512];

@@ -13,6 +13,7 @@ const char *gc_status_str(enum gc_status s)
     case GC_ERR_GL: return "OpenGL error";
     case GC_ERR_INVALID: return "invalid argument";
     case GC_ERR_UNSUPPORTED: return "not supported";
+    case GC_ERR_INTERRUPTED: return "interrupted";
     }
     return "unknown status";
 }

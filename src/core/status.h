@@ -15,7 +15,8 @@ enum gc_status {
     GC_ERR_CUDA,        /* CUDA runtime error or no usable device */
     GC_ERR_GL,          /* OpenGL / window / EGL failure */
     GC_ERR_INVALID,     /* argument out of range */
-    GC_ERR_UNSUPPORTED  /* feature not compiled in or not available here */
+    GC_ERR_UNSUPPORTED, /* feature not compiled in or not available here */
+    GC_ERR_INTERRUPTED  /* stopped on request (SIGINT, SIGTERM: stop.h), not a failure */
 };
 
 const char *gc_status_str(enum gc_status s);

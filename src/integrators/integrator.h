@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "force.h"
+#include "hermite_timeline.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -71,6 +72,14 @@ struct gc_integrator_iface {
     enum gc_status (*set_dt)(struct gc_integrator *in, double dt);
     void (*stats)(const struct gc_integrator *in, struct gc_integrator_stats *out);
     void (*destroy)(struct gc_integrator *in);
+    /* optional (NULL: the state is the bodies' positions and velocities, which a restart
+     * reads from the snapshot): every body's state into all (n records, body order, ticks
+     * on the scheme's own clock), for a snapshot a run can continue from exactly. */
+    enum gc_status (*save)(struct gc_integrator *in, struct gc_hermite_record *all);
+    /* optional, with save: starts from bodies and the state save gave (all: n records) at
+     * time t of the scheme's clock, instead of start's fresh derivatives and first steps. */
+    enum gc_status (*resume)(struct gc_integrator *in, const struct gc_bodies *bodies,
+                             const struct gc_hermite_record *all, double t);
 };
 
 struct gc_integrator {
@@ -78,6 +87,13 @@ struct gc_integrator {
     void *ctx;                         /* the scheme's state */
     struct gc_force *force;            /* not owned: forces (and ranks) */
     struct gc_integrator_params p;
+    /* optional (NULL: never called): called between steps with poll_ctx and the steps (or
+     * block steps) done so far in the current advance; non-zero ends the advance early, at a
+     * step the state is whole at (the leapfrog's closing half kick given), with `stopped`
+     * set and time() saying where. Only for one process: ranks would stop apart. */
+    int (*poll)(void *ctx, unsigned long done);
+    void *poll_ctx;
+    int stopped;                       /* the latest advance ended early on poll() */
 };
 
 /* Creates the scheme called `name` over `force`. Unknown names are an error that lists the

@@ -30,6 +30,7 @@ struct hermite {
     int on_backend;      /* the loop runs on the backend: selects pass due = NULL */
     double time;         /* the time the caller last advanced to */
     double start_passes; /* force passes over all bodies during start-up */
+    unsigned long done;  /* block steps of the current advance (for the poll) */
 };
 
 static double tick(const struct hermite *h)
@@ -109,7 +110,15 @@ static enum gc_status block_step(void *ctx)
     struct hermite *h = in->ctx;
     struct gc_force *f = in->force;
     struct gc_backend *b = f->backend;
-    enum gc_status st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
+    enum gc_status st;
+    /* A stop request ends the host-driven loop between block steps (a loop replayed on the
+     * backend runs to its end). */
+    if (!h->on_backend && in->poll && in->poll(in->poll_ctx, h->done++)) {
+        in->stopped = 1;
+        h->due = 0;
+        return GC_OK;
+    }
+    st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
     st = gc_backend_hermite_predict(b);
@@ -131,11 +140,43 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     h->limit = ticks_of(h, t_end);
     h->on_backend = gc_force_loop_on_backend(in->force);
     h->due = 1;
+    h->done = 0;
+    in->stopped = 0;
     st = gc_force_repeat(in->force, block_step, in, &h->due);
     if (st == GC_OK)
         st = check(in);
+    if (st == GC_OK && in->stopped) {
+        /* Stopped early: the clock is the latest block time reached. */
+        struct gc_hermite_counters c;
+        st = gc_force_hermite_counters(in->force, &c);
+        if (st == GC_OK && (double)c.t_last * tick(h) > h->time)
+            h->time = (double)c.t_last * tick(h);
+        return st;
+    }
     if (st == GC_OK && t_end > h->time)
         h->time = t_end;
+    return st;
+}
+
+/* The backend's state of every body; its ticks are on this scheme's clock. */
+static enum gc_status save(struct gc_integrator *in, struct gc_hermite_record *all)
+{
+    return gc_backend_hermite_state(in->force->backend, all);
+}
+
+/* The state a snapshot recorded, restored as it was: no start-up passes (their fresh
+ * derivatives and first steps differ from the run's), so the next block is the one the
+ * run would have taken. */
+static enum gc_status resume(struct gc_integrator *in, const struct gc_bodies *bodies,
+                             const struct gc_hermite_record *all, double t)
+{
+    struct hermite *h = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
+    if (st == GC_OK)
+        st = gc_backend_hermite_unpack(b, all, bodies->n);
+    h->time = t;
+    h->start_passes = 0.0;
     return st;
 }
 
@@ -184,6 +225,8 @@ const struct gc_integrator_iface gc_integrator_hermite4 = {
     .set_dt = NULL, /* individual steps: there is no one step to change */
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .resume = resume,
 };
 
 const struct gc_integrator_iface gc_integrator_hermite6 = {
@@ -198,6 +241,8 @@ const struct gc_integrator_iface gc_integrator_hermite6 = {
     .set_dt = NULL,
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .resume = resume,
 };
 
 enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)

@@ -26,17 +26,24 @@ static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bo
  * end of every call. Within a run of k steps the closing half kick of one step and the
  * opening half kick of the next are merged into one full kick, fused with the drift where
  * the backend offers it, which saves a pass over the bodies per step. */
-static enum gc_status steps(struct gc_integrator *in, unsigned long k)
+static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
 {
     struct gc_backend *b = in->force->backend;
     const float dt = (float)in->p.dt, eps2 = (float)(in->p.eps * in->p.eps);
     enum gc_status st;
-    if (k == 0)
+    unsigned long i;
+    if (*k == 0)
         return GC_OK;
     st = gc_backend_kick_drift(b, 0.5f * dt, dt);
     if (st == GC_OK)
         st = gc_force_accel(in->force, eps2);
-    for (unsigned long i = 1; i < k && st == GC_OK; i++) {
+    for (i = 1; i < *k && st == GC_OK; i++) {
+        /* A stop request ends the run after this step, its closing half kick given. */
+        if (in->poll && in->poll(in->poll_ctx, i)) {
+            in->stopped = 1;
+            *k = i;
+            break;
+        }
         st = gc_backend_kick_drift(b, dt, dt);
         if (st == GC_OK)
             st = gc_force_accel(in->force, eps2);
@@ -49,14 +56,17 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long k)
 static enum gc_status advance(struct gc_integrator *in, double t_end)
 {
     struct leapfrog *lf = in->ctx;
-    const double k = floor((t_end - lf->time) / in->p.dt + 0.5);
+    const double want = floor((t_end - lf->time) / in->p.dt + 0.5);
+    unsigned long k;
     enum gc_status st;
-    if (!(k >= 1.0))
+    in->stopped = 0;
+    if (!(want >= 1.0))
         return GC_OK;
-    st = steps(in, (unsigned long)k);
+    k = (unsigned long)want;
+    st = steps(in, &k);
     if (st == GC_OK) {
         lf->steps += (uint64_t)k;
-        lf->time += k * in->p.dt;
+        lf->time += (double)k * in->p.dt;
     }
     return st;
 }

@@ -26,6 +26,16 @@ struct gc_io_source {
  * .h5 or .hdf without the signature is an error rather than a table. source (may be NULL)
  * says which it was. Problems are logged once by the reader that finds them. */
 enum gc_status gc_io_read(const char *path, struct gc_bodies *out, struct gc_io_source *source);
+/* The same, and for an HDF5 snapshot what its run recorded (snapshot_hdf5.h) into *run
+ * (zeroed for a table; free with gc_snapshot_run_free). */
+struct gc_snapshot_run;
+enum gc_status gc_io_read_run(const char *path, struct gc_bodies *out,
+                              struct gc_io_source *source, struct gc_snapshot_run *run);
+
+/* GC_OK when path names a regular file (or a link to one). A folder, a device (/dev/zero),
+ * a FIFO or a socket is refused, saying which it is (GC_ERR_INVALID); a path that cannot be
+ * looked up is GC_ERR_IO with the system's reason. Logged. */
+enum gc_status gc_io_check_file(const char *path);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "snapshot_hdf5.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -19,6 +20,15 @@ int gc_snapshot_hdf5_name(const char *path)
             return 1;
     }
     return 0;
+}
+
+void gc_snapshot_run_free(struct gc_snapshot_run *r)
+{
+    if (!r)
+        return;
+    free(r->records);
+    r->records = NULL;
+    r->nrecords = 0;
 }
 
 #ifdef GC_HAVE_HDF5
@@ -54,6 +64,21 @@ enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, do
     memset(out, 0, sizeof *out);
     (void)time;
     return no_hdf5(path);
+}
+
+enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodies *b,
+                                          double time, const struct gc_snapshot_run *run)
+{
+    (void)run;
+    return gc_snapshot_hdf5_write(path, b, time);
+}
+
+enum gc_status gc_snapshot_hdf5_read_run(const char *path, struct gc_bodies *out, double *time,
+                                         struct gc_snapshot_run *run)
+{
+    if (run)
+        memset(run, 0, sizeof *run);
+    return gc_snapshot_hdf5_read(path, out, time);
 }
 
 enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const char *name,

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "bodies.h"
+#include "hermite_timeline.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -26,6 +27,27 @@ extern "C" {
  *   sphere) is written to /PartType1 alone, whatever the component: Component and GalaxyIndex
  *   keep the tag, so the set reads back as it was written. */
 
+/* What a snapshot records besides the bodies, so that a restart continues its run exactly
+ * (written as /Parameters attributes and the /IntegratorState group; files of other codes
+ * have neither). Text fields "" and numbers 0 when not recorded. */
+struct gc_snapshot_run {
+    char integrator[24]; /* "leapfrog", "hermite4", "hermite6" */
+    char force[24];      /* force method: "allpairs", "tree" */
+    char model[24];      /* built-in model the run started from, or "data" */
+    char units[8];       /* "galaxy" or "henon" */
+    double eps, dt, eta, dt_max, theta; /* as the run used them (eta, dt_max: Hermite) */
+    double every;        /* --snapshot-every T of the series */
+    uint64_t seed;       /* the model's seed */
+    long long index;     /* NNN of snapshot_NNN: Time = index x every; -1 unknown */
+    /* Hermite: every body's state (its own time as an absolute tick of dt_max / 2^40, step
+     * level, x v a jerk snap crackle) in run order; NULL = none (the leapfrog's state is the
+     * positions and velocities). Read: allocated, freed by gc_snapshot_run_free. */
+    struct gc_hermite_record *records;
+    size_t nrecords;
+};
+
+void gc_snapshot_run_free(struct gc_snapshot_run *r);
+
 /* Filename suffixes that promise an HDF5 file (".hdf5", ".h5", ".hdf"): 1 when path has one. */
 int gc_snapshot_hdf5_name(const char *path);
 
@@ -34,8 +56,13 @@ int gc_snapshot_hdf5_name(const char *path);
 int gc_snapshot_hdf5_available(void);
 
 /* Writes b at simulated time `time` to path (replaced if it exists). The file appears under
- * its name only when complete: it is written as "<path>.part" and renamed. */
+ * its name only when complete: it is built in memory, written as "<path>.part" and renamed.
+ * On failure (a full disk, a read-only folder) the message names the system's reason and
+ * the partial file is removed; libhdf5 never sees the failing disk. */
 enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *b, double time);
+/* The same, with what the run records (run may be NULL: bodies only). */
+enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodies *b,
+                                          double time, const struct gc_snapshot_run *run);
 
 /* Reads a snapshot into out (empty on entry), bodies in ParticleIDs order; *time (may be
  * NULL) gets the header's Time. Files of this layout from other codes are read too: Masses
@@ -46,9 +73,14 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
  * more than GC_MAX_BODIES bodies, particle types other than 1-3. Nothing is returned on
  * failure. */
 enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, double *time);
+/* The same, and what the run recorded into *run (zeroed first; may be NULL). A recorded
+ * state must match the bodies (one record per body, levels 0..39, finite values), else
+ * the file is refused like any other broken part. */
+enum gc_status gc_snapshot_hdf5_read_run(const char *path, struct gc_bodies *out, double *time,
+                                         struct gc_snapshot_run *run);
 
-/* The same reader over a file image in memory (tests and fuzzers): `name` is used in
- * messages only, and files declaring more than max_bodies bodies (<= GC_MAX_BODIES) are
+/* The same reader over a file image in memory (tests and fuzzers; the run's parts are
+ * read and checked, then dropped): `name` is used in messages only, and files declaring more than max_bodies bodies (<= GC_MAX_BODIES) are
  * refused before anything is allocated for them. */
 enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const char *name,
                                            size_t max_bodies, struct gc_bodies *out,

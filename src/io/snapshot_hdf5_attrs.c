@@ -159,68 +159,125 @@ out:
     return res;
 }
 
-/* The Component attribute of a group (a string, fixed or variable length), when present. */
-int gc_snapshot_hdf5_get_component(const struct gc_snapshot_reader *r, hid_t g,
-                                   const char *where, unsigned *comp)
+/* String attribute `name` of loc (fixed or variable length) into buf (cap bytes, cut to
+ * fit); 1 when read, 0 when absent, -1 on a logged error. */
+static int get_string(const struct gc_snapshot_reader *r, hid_t loc, const char *where,
+                      const char *name, char *buf, size_t cap)
 {
-    char buf[32] = {0};
     hid_t a = H5I_INVALID_HID, t = H5I_INVALID_HID, sp = H5I_INVALID_HID, mt = H5I_INVALID_HID;
-    htri_t ex = H5Aexists(g, "Component");
+    htri_t ex = H5Aexists(loc, name);
     int res = -1, var;
     size_t size;
+    char fixed[256] = {0};
     if (ex == 0)
         return 0;
     if (ex > 0)
-        a = H5Aopen(g, "Component", H5P_DEFAULT);
+        a = H5Aopen(loc, name, H5P_DEFAULT);
     if (a >= 0)
         t = H5Aget_type(a);
     if (a >= 0)
         sp = H5Aget_space(a);
     if (t < 0 || sp < 0 || H5Tget_class(t) != H5T_STRING ||
         H5Sget_simple_extent_npoints(sp) != 1) {
-        gc_log_error("%s: attribute Component of %s must be one string (halo, disk or bulge)",
-                     r->name, where);
+        gc_log_error("%s: attribute %s of %s must be one string", r->name, name, where);
         goto out;
     }
     var = H5Tis_variable_str(t) > 0;
     size = H5Tget_size(t);
     /* HDF5 converts strings only within one character set (h5py writes UTF-8). */
     mt = H5Tcopy(H5T_C_S1);
-    if (mt < 0 || H5Tset_size(mt, var ? H5T_VARIABLE : sizeof buf - 1) < 0 ||
+    if (mt < 0 || H5Tset_size(mt, var ? H5T_VARIABLE : sizeof fixed - 1) < 0 ||
         H5Tset_cset(mt, H5Tget_cset(t)) < 0) {
-        gc_log_error("%s: cannot read attribute Component of %s", r->name, where);
+        gc_log_error("%s: cannot read attribute %s of %s", r->name, name, where);
         goto out;
     }
     if (var) {
-        char *s = NULL;
+        char *v = NULL;
         if (!heaps_safe(r))
             goto out;
-        if (H5Aread(a, mt, &s) < 0 || !s) {
-            gc_log_error("%s: cannot read attribute Component of %s", r->name, where);
+        if (H5Aread(a, mt, &v) < 0 || !v) {
+            gc_log_error("%s: cannot read attribute %s of %s", r->name, name, where);
             goto out;
         }
-        strncpy(buf, s, sizeof buf - 1);
-        H5free_memory(s);
-    } else if (size == 0 || size >= sizeof buf || H5Aread(a, mt, buf) < 0) {
-        gc_log_error("%s: attribute Component of %s is not halo, disk, bulge or star", r->name,
-                     where);
+        snprintf(buf, cap, "%s", v);
+        H5free_memory(v);
+    } else if (size == 0 || size >= sizeof fixed || H5Aread(a, mt, fixed) < 0) {
+        gc_log_error("%s: attribute %s of %s is not a short string", r->name, name, where);
         goto out;
+    } else {
+        snprintf(buf, cap, "%s", fixed);
     }
-    buf[sizeof buf - 1] = '\0';
-    for (unsigned c = 0; c < 4; c++)
-        if (strcmp(buf, component_name(c)) == 0) {
-            *comp = c;
-            res = 1;
-            goto out;
-        }
-    gc_log_error("%s: attribute Component of %s is '%.31s', not halo, disk, bulge or star", r->name,
-                 where, buf);
+    res = 1;
 out:
     close_id(&mt, H5Tclose);
     close_id(&sp, H5Sclose);
     close_id(&t, H5Tclose);
     close_id(&a, H5Aclose);
     return res;
+}
+
+/* The Component attribute of a group (a string, fixed or variable length), when present. */
+int gc_snapshot_hdf5_get_component(const struct gc_snapshot_reader *r, hid_t g,
+                                   const char *where, unsigned *comp)
+{
+    char buf[32] = {0};
+    int got = get_string(r, g, where, "Component", buf, sizeof buf);
+    if (got <= 0)
+        return got;
+    for (unsigned c = 0; c < 4; c++)
+        if (strcmp(buf, component_name(c)) == 0) {
+            *comp = c;
+            return 1;
+        }
+    gc_log_error("%s: attribute Component of %s is '%.31s', not halo, disk, bulge or star", r->name,
+                 where, buf);
+    return -1;
+}
+
+int gc_snapshot_hdf5_get_parameters(const struct gc_snapshot_reader *r,
+                                    struct gc_snapshot_run *run)
+{
+    struct {
+        const char *name;
+        double *v;
+    } num[] = {{"Softening", &run->eps}, {"TimeStep", &run->dt},     {"Eta", &run->eta},
+               {"DtMax", &run->dt_max},  {"Theta", &run->theta},     {"SnapshotEvery", &run->every}};
+    struct {
+        const char *name;
+        char *v;
+        size_t cap;
+    } text[] = {{"Integrator", run->integrator, sizeof run->integrator},
+                {"ForceMethod", run->force, sizeof run->force},
+                {"Model", run->model, sizeof run->model},
+                {"Units", run->units, sizeof run->units}};
+    long long index = -1;
+    hid_t g;
+    int ok = 1;
+    run->index = -1;
+    if (H5Lexists(r->file, "Parameters", H5P_DEFAULT) <= 0)
+        return 0;
+    g = H5Gopen2(r->file, "Parameters", H5P_DEFAULT);
+    if (g < 0)
+        return 0; /* another code's /Parameters of another kind: not ours to read */
+    for (size_t k = 0; ok && k < sizeof text / sizeof text[0]; k++)
+        ok = get_string(r, g, "/Parameters", text[k].name, text[k].v, text[k].cap) >= 0;
+    for (size_t k = 0; ok && k < sizeof num / sizeof num[0]; k++) {
+        ok = get_attr(r, g, "/Parameters", num[k].name, H5T_FLOAT, H5T_NATIVE_DOUBLE, num[k].v,
+                      1, 0) >= 0;
+        if (ok && (!isfinite(*num[k].v) || *num[k].v < 0.0)) {
+            gc_log_error("%s: /Parameters %s = %g must be finite and >= 0", r->name,
+                         num[k].name, *num[k].v);
+            ok = 0;
+        }
+    }
+    ok = ok &&
+         get_attr(r, g, "/Parameters", "Seed", H5T_INTEGER, H5T_NATIVE_UINT64, &run->seed, 1,
+                  0) >= 0 &&
+         get_attr(r, g, "/Parameters", "SnapshotIndex", H5T_INTEGER, H5T_NATIVE_LLONG, &index, 1,
+                  0) >= 0;
+    H5Gclose(g);
+    run->index = index;
+    return ok ? 1 : -1;
 }
 
 enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
@@ -259,6 +316,13 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
         return GC_ERR_PARSE;
     if (!isfinite(h->time)) {
         gc_log_error("%s: /Header Time is not finite (%g)", r->name, h->time);
+        return GC_ERR_PARSE;
+    }
+    /* A restart's clock goes on from Time: it must leave room for steps (a time of 1e308
+     * is finite, but nothing can be added to it, and is 5e309 Myr, which is inf). */
+    if (fabs(h->time) > GC_HDF5_MAX_TIME) {
+        gc_log_error("%s: /Header Time = %g is out of range (|Time| <= %g N-body units)",
+                     r->name, h->time, GC_HDF5_MAX_TIME);
         return GC_ERR_PARSE;
     }
     if (files != 1) {

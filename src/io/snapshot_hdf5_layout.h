@@ -9,6 +9,8 @@
 #include "bodies.h"
 
 #define GC_HDF5_NTYPES 6 /* GADGET's particle types 0 (gas) .. 5 (black holes) */
+/* The largest |Time| read: --snapshot-every's own limit (1e12 N-body units, 1.8e13 Myr). */
+#define GC_HDF5_MAX_TIME 1e12
 /* Rows moved per H5Dread/H5Dwrite: bounded buffers whatever N is (~3.6 MiB at float64). */
 #define GC_HDF5_CHUNK ((size_t)65536)
 
@@ -33,21 +35,12 @@ static inline unsigned component_of_type(int t)
 }
 
 /* libhdf5 prints its whole error stack on stderr by default; each problem here is reported
- * once, in our words, so the stack printer is off while we call the library. */
-struct quiet {
-    H5E_auto2_t func;
-    void *data;
-};
-
-static inline void quiet_begin(struct quiet *q)
+ * once, in our words, so the stack printer is turned off before the first call, for good:
+ * a printer restored afterwards would speak again at exit, for whatever the library then
+ * closes. */
+static inline void silence_hdf5(void)
 {
-    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static inline void quiet_end(const struct quiet *q)
-{
-    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
 
 static inline void close_id(hid_t *id, herr_t (*fn)(hid_t))

@@ -6,6 +6,7 @@
 /* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_read.c the rest. */
 #include <stddef.h>
 
+#include "snapshot_hdf5.h"
 #include "snapshot_hdf5_layout.h"
 #include "status.h"
 
@@ -37,5 +38,10 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
  * variable length, into *comp: 1 when read, 0 when absent, -1 on a logged error. */
 int gc_snapshot_hdf5_get_component(const struct gc_snapshot_reader *r, hid_t g,
                                    const char *where, unsigned *comp);
+
+/* /Parameters into run (text "" and numbers 0 where absent): 1 when read, 0 when the
+ * file has none, -1 on a logged error. */
+int gc_snapshot_hdf5_get_parameters(const struct gc_snapshot_reader *r,
+                                    struct gc_snapshot_run *run);
 
 #endif

@@ -3,11 +3,13 @@
 #include "snapshot_hdf5.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "snapshot_hdf5_layout.h"
@@ -184,15 +186,228 @@ static int put_group(hid_t file, const struct gc_bodies *b, const uint8_t *type,
     return ok;
 }
 
+/* /Parameters: the run's settings as attributes (SWIFT keeps its run-time parameters in a
+ * group of that name), so that a restart continues with them. */
+static int put_parameters(hid_t file, const struct gc_snapshot_run *r)
+{
+    const int64_t index = r->index;
+    hid_t g = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = g >= 0;
+    struct {
+        const char *name;
+        double v;
+    } num[] = {{"Softening", r->eps}, {"TimeStep", r->dt},        {"Eta", r->eta},
+               {"DtMax", r->dt_max},  {"Theta", r->theta},         {"SnapshotEvery", r->every}};
+    struct {
+        const char *name, *v;
+    } text[] = {{"Integrator", r->integrator}, {"ForceMethod", r->force}, {"Model", r->model},
+                {"Units", r->units}};
+    for (size_t k = 0; ok && k < sizeof text / sizeof text[0]; k++)
+        ok = !*text[k].v || put_string_attr(g, text[k].name, text[k].v);
+    for (size_t k = 0; ok && k < sizeof num / sizeof num[0]; k++)
+        ok = put_attr(g, num[k].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &num[k].v, 0);
+    ok = ok && put_attr(g, "Seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &r->seed, 0) &&
+         put_attr(g, "SnapshotIndex", H5T_STD_I64LE, H5T_NATIVE_INT64, &index, 0);
+    close_id(&g, H5Gclose);
+    return ok;
+}
+
+/* /IntegratorState: every body's Hermite state in run order, GC_HDF5_CHUNK rows at a time:
+ * Position, Velocity, Acceleration, Jerk, Snap, Crackle (n x 3, float64), Tick (n, int64:
+ * the body's time in ticks of DtMax / 2^40, counted from t = 0), Level (n, uint8: its step
+ * is DtMax / 2^Level). */
+static int put_state(hid_t file, const struct gc_snapshot_run *r, double *buf)
+{
+    static const char *const name[6] = {"Position", "Velocity", "Acceleration", "Jerk",
+                                        "Snap", "Crackle"};
+    const hsize_t n = r->nrecords;
+    const double tick = ldexp(r->dt_max, -GC_HERMITE_LEVELS);
+    hid_t g = H5Gcreate2(file, "IntegratorState", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t d[8];
+    int ok = g >= 0 && put_attr(g, "TickSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &tick, 0);
+    for (int k = 0; k < 8; k++)
+        d[k] = H5I_INVALID_HID;
+    for (int k = 0; ok && k < 6; k++)
+        ok = (d[k] = make_dataset(g, name[k], H5T_IEEE_F64LE, n, 3)) >= 0;
+    ok = ok && (d[6] = make_dataset(g, "Tick", H5T_STD_I64LE, n, 0)) >= 0 &&
+         (d[7] = make_dataset(g, "Level", H5T_STD_U8LE, n, 0)) >= 0;
+    for (hsize_t r0 = 0; ok && r0 < n; r0 += GC_HDF5_CHUNK) {
+        const hsize_t k = n - r0 < GC_HDF5_CHUNK ? n - r0 : GC_HDF5_CHUNK;
+        const struct gc_hermite_record *rec = &r->records[r0];
+        int64_t *ticks = (int64_t *)buf;
+        uint8_t *levels = (uint8_t *)buf;
+        for (int q = 0; ok && q < 6; q++) {
+            for (hsize_t i = 0; i < k; i++) {
+                const double *src = q == 0   ? rec[i].x
+                                    : q == 1 ? rec[i].v
+                                    : q == 2 ? rec[i].a
+                                    : q == 3 ? rec[i].j
+                                    : q == 4 ? rec[i].s
+                                             : rec[i].c;
+                memcpy(&buf[3 * i], src, 3 * sizeof *buf);
+            }
+            ok = rows_io(d[q], 1, H5T_NATIVE_DOUBLE, buf, r0, k, 3) >= 0;
+        }
+        for (hsize_t i = 0; ok && i < k; i++)
+            ticks[i] = rec[i].t;
+        ok = ok && rows_io(d[6], 1, H5T_NATIVE_INT64, ticks, r0, k, 0) >= 0;
+        for (hsize_t i = 0; ok && i < k; i++)
+            levels[i] = (uint8_t)rec[i].level;
+        ok = ok && rows_io(d[7], 1, H5T_NATIVE_UINT8, levels, r0, k, 0) >= 0;
+    }
+    for (int k = 0; k < 8; k++)
+        close_id(&d[k], H5Dclose);
+    close_id(&g, H5Gclose);
+    return ok;
+}
+
+/* The file is built in memory (libhdf5's core driver, no backing store) and written to disk
+ * here. libhdf5 1.10 does not survive a failed write to disk: a close whose flush failed
+ * leaves the file half torn down, and the library crashes at exit closing it again (SIGSEGV
+ * in H5F__close_cb after the disk filled up during a snapshot). Our own write meets the full
+ * disk instead, reports the system's reason and removes the partial file. The core driver's
+ * buffer is ours (these callbacks) and handed over at the close instead of freed, so the
+ * file is held in memory once. */
+struct image {
+    void *mem;   /* the file's bytes after the close; owned */
+    size_t size; /* bytes allocated */
+};
+
+static void *image_malloc(size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    struct image *im = udata;
+    (void)op;
+    im->size = size;
+    return calloc(1, size ? size : 1);
+}
+
+static void *image_memcpy(void *dest, const void *src, size_t size, H5FD_file_image_op_t op,
+                          void *udata)
+{
+    (void)op;
+    (void)udata;
+    return memcpy(dest, src, size);
+}
+
+/* Grown space is zeroed: the file's unused gaps hold no stale memory. */
+static void *image_realloc(void *ptr, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    struct image *im = udata;
+    const size_t old = ptr ? im->size : 0;
+    unsigned char *p = realloc(ptr, size ? size : 1);
+    (void)op;
+    if (!p)
+        return NULL;
+    if (size > old)
+        memset(p + old, 0, size - old);
+    im->size = size;
+    return p;
+}
+
+static herr_t image_free(void *ptr, H5FD_file_image_op_t op, void *udata)
+{
+    struct image *im = udata;
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && !im->mem)
+        im->mem = ptr;
+    else
+        free(ptr);
+    return 0;
+}
+
+static void *udata_copy(void *udata)
+{
+    return udata;
+}
+
+static herr_t udata_free(void *udata)
+{
+    (void)udata;
+    return 0;
+}
+
+/* The in-memory file's access list: 1.8 format, the core driver growing by `step` bytes. */
+static hid_t memory_fapl(struct image *im, size_t step)
+{
+    H5FD_file_image_callbacks_t cb = {image_malloc, image_memcpy, image_realloc, image_free,
+                                      udata_copy, udata_free, im};
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* The HDF5 1.8 file format: readable by every h5py, yt and pynbody of the last decade,
+     * and its compact groups keep a small snapshot at a few KB instead of ~12. */
+    if (fapl >= 0 && (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+                      H5Pset_fapl_core(fapl, step, 0) < 0 ||
+                      H5Pset_file_image_callbacks(fapl, &cb) < 0))
+        close_id(&fapl, H5Pclose);
+    return fapl;
+}
+
+/* Writes n bytes to fd and makes them durable; 0 with errno set on failure. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return 0;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    /* A full disk on a network file system may only show here. */
+    return fsync(fd) == 0 || errno == EINVAL || errno == EROFS;
+}
+
+/* The end-of-file address the closed file's superblock records: its size (the driver's
+ * buffer grows in steps, and what H5Fget_file_image says before the close can be short of
+ * what the close adds). Version 2
+ * (the 1.8 format): signature (8 bytes), version, offset and length sizes, flags, base
+ * address (8), extension address (8), end-of-file address (8), little-endian (HDF5 File
+ * Format Specification, "Superblock"). 0 when it is not that superblock. */
+static size_t stored_eof(const struct image *im)
+{
+    const unsigned char *p = im->mem;
+    uint64_t eof = 0;
+    if (!p || im->size < 36 || memcmp(p, "\211HDF\r\n\032\n", 8) != 0 || p[8] != 2 || p[9] != 8)
+        return 0;
+    for (int k = 7; k >= 0; k--)
+        eof = eof << 8 | p[28 + k];
+    return (size_t)eof;
+}
+
+static int close_fd(int *fd)
+{
+    int r = close(*fd);
+    *fd = -1;
+    return r;
+}
+
+/* Bytes of the file's datasets (the core driver then grows at most once). */
+static size_t data_bytes(const struct gc_bodies *b, const struct gc_snapshot_run *run)
+{
+    const size_t w = has_f64(b) ? 8 : 4;
+    const size_t state = run && run->records ? run->nrecords * (18 * 8 + 8 + 1) : 0;
+    return b->n * (7 * w + sizeof(uint64_t) + 1) + state + ((size_t)64 << 10);
+}
+
 enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *b, double time)
+{
+    return gc_snapshot_hdf5_write_run(path, b, time, NULL);
+}
+
+enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodies *b,
+                                          double time, const struct gc_snapshot_run *run)
 {
     size_t count[GC_HDF5_NTYPES] = {0};
     uint8_t *type = NULL;
     struct stage s = {0};
-    struct quiet q;
+    struct image im = {NULL, 0};
     char *tmp = NULL;
     hid_t file = H5I_INVALID_HID, fapl;
-    int single = 1, ok;
+    size_t used = 0;
+    int single = 1, ok, fd = -1;
+    enum gc_status st = GC_ERR_IO;
 
     if (!b || b->n == 0 || !b->pos || !b->vel || !b->tag) {
         gc_log_error("%s: no bodies to write", path);
@@ -200,6 +415,11 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
     }
     if (!isfinite(time)) {
         gc_log_error("%s: snapshot time %g is not finite", path, time);
+        return GC_ERR_INVALID;
+    }
+    if (run && run->records && (run->nrecords != b->n || !(run->dt_max > 0.0))) {
+        gc_log_error("%s: %zu integrator records (dt_max %g) for %zu bodies", path,
+                     run->nrecords, run->dt_max, b->n);
         return GC_ERR_INVALID;
     }
     for (size_t i = 0; i < b->n; i++) {
@@ -222,32 +442,54 @@ enum gc_status gc_snapshot_hdf5_write(const char *path, const struct gc_bodies *
     strcpy(tmp, path);
     strcat(tmp, ".part");
 
-    quiet_begin(&q);
-    /* The HDF5 1.8 file format: readable by every h5py, yt and pynbody of the last decade,
-     * and its compact groups keep a small snapshot at a few KB instead of ~12. */
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl >= 0 && H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0)
-        file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* Made first: a folder that is missing or not writable is told before any work. */
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    silence_hdf5();
+    fapl = memory_fapl(&im, data_bytes(b, run));
+    file = fapl >= 0 ? H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5I_INVALID_HID;
     close_id(&fapl, H5Pclose);
     ok = file >= 0 && put_header(file, count, time, has_f64(b));
     for (int t = 1; ok && t <= 4; t++)
         if (count[t])
             ok = put_group(file, b, type, t, count[t], &s);
-    /* Closing flushes: a full disk shows up here. */
+    if (ok && run)
+        ok = put_parameters(file, run);
+    /* The staging buffers hold GC_HDF5_CHUNK rows of 3 doubles (or floats: then the state
+     * gets its own buffer). */
+    if (ok && run && run->records) {
+        double *buf = s.x64 ? s.x64 : malloc(3 * GC_HDF5_CHUNK * sizeof *buf);
+        ok = buf && put_state(file, run, buf);
+        if (buf != s.x64)
+            free(buf);
+    }
     if (file >= 0 && H5Fclose(file) < 0)
         ok = 0;
-    quiet_end(&q);
-    if (ok && rename(tmp, path) != 0) {
-        gc_log_error("%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-        remove(tmp);
-        ok = -1;
-    } else if (!ok) {
-        gc_log_error("%s: cannot write the HDF5 snapshot (folder missing or not writable, "
-                     "or disk full?)", path);
-        remove(tmp);
+    used = ok ? stored_eof(&im) : 0;
+    if (used == 0 || used > im.size) {
+        /* Nothing of this reached the disk: only memory can be short here. */
+        gc_log_error("%s: cannot build the snapshot of %zu bodies in memory (out of memory?)",
+                     path, b->n);
+        st = GC_ERR_NOMEM;
+    } else if (!write_all(fd, im.mem, used) || close_fd(&fd) != 0) {
+        gc_log_error("%s: cannot write %s: %s (removed it)", path, tmp, strerror(errno));
+    } else if (rename(tmp, path) != 0) {
+        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
+                     strerror(errno));
+    } else {
+        st = GC_OK;
     }
+    if (fd >= 0)
+        close_fd(&fd);
+    if (st != GC_OK)
+        unlink(tmp);
+out:
+    free(im.mem);
     free(type);
     free(tmp);
     stage_free(&s);
-    return ok == 1 ? GC_OK : GC_ERR_IO;
+    return st;
 }

@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include "io.h"
 #include "log.h"
 
 const unsigned char gc_layout_tags[GC_LAYOUT_BLOCKS] = {
@@ -38,6 +41,57 @@ static int block_of(unsigned char tag)
 
 /* Longest accepted line: a row of 7 %g numbers is ~80 bytes; generous for other writers. */
 #define MAX_LINE 1024
+
+/* A table yields its first row within this many bytes, or it is not a table (a file of
+ * blank lines, a disk image): the reader says so instead of reading on for minutes. */
+#define FIRST_ROW_WITHIN ((unsigned long long)16 << 20)
+
+/* Lines of a plain or gzip file read through zlib in blocks, byte by byte: a NUL byte is
+ * seen where it is (gzgets would end the line there and drop the rest, so /dev/zero read
+ * as endless blank lines). */
+struct line_reader {
+    gzFile f;
+    unsigned char buf[1 << 16];
+    size_t pos, len;
+    int end;                     /* gzread gave 0 or an error */
+    unsigned long long consumed; /* bytes read so far */
+};
+
+enum line_result { LINE_END = 0, LINE_OK, LINE_NUL, LINE_LONG, LINE_READ_ERROR };
+
+/* The next line into line (newline kept, then a NUL); *col: the 1-based column of a NUL
+ * byte (LINE_NUL). Lines longer than MAX_LINE characters are LINE_LONG. */
+static enum line_result next_line(struct line_reader *r, char *line, size_t *col)
+{
+    size_t n = 0;
+    for (;;) {
+        unsigned char c;
+        if (r->pos == r->len) {
+            int got = r->end ? 0 : gzread(r->f, r->buf, sizeof r->buf);
+            if (got <= 0) {
+                r->end = 1;
+                if (got < 0)
+                    return LINE_READ_ERROR;
+                break;
+            }
+            r->pos = 0;
+            r->len = (size_t)got;
+        }
+        c = r->buf[r->pos++];
+        r->consumed++;
+        if (c == '\0') {
+            *col = n + 1;
+            return LINE_NUL;
+        }
+        if (c != '\n' && n == MAX_LINE)
+            return LINE_LONG;
+        line[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    line[n] = '\0';
+    return n > 0 ? LINE_OK : LINE_END;
+}
 
 struct rows {
     double *v;  /* 7 numbers per row, as written: a table of doubles keeps them */
@@ -118,6 +172,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
     char line[MAX_LINE + 2];
     unsigned long lineno = 0;
     enum gc_status st = GC_OK;
+    struct line_reader *in;
     gzFile f;
 
     memset(out, 0, sizeof *out);
@@ -125,27 +180,50 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         gc_log_error("no data file name given");
         return GC_ERR_INVALID;
     }
-    f = gzopen(path, "rb");
+    st = gc_io_check_file(path);
+    if (st != GC_OK)
+        return st;
+    in = malloc(sizeof *in);
+    f = in ? gzopen(path, "rb") : NULL;
     if (!f) {
-        gc_log_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
-        return GC_ERR_IO;
+        if (!in)
+            gc_log_error("%s: out of memory", path);
+        else
+            gc_log_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+        free(in);
+        return in ? GC_ERR_IO : GC_ERR_NOMEM;
     }
+    memset(in, 0, sizeof *in);
+    in->f = f;
     gzbuffer(f, 1 << 17);
 
     for (;;) {
         double v[7];
         const char *bad = NULL;
-        size_t len;
+        size_t len, col = 0;
         int k;
-        if (!gzgets(f, line, sizeof line))
-            break;
+        enum line_result got = next_line(in, line, &col);
+        if (got == LINE_END || got == LINE_READ_ERROR)
+            break; /* a read error is told below */
         lineno++;
-        len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !gzeof(f)) {
+        if (got == LINE_NUL) {
+            gc_log_error("%s:%lu: NUL byte at column %zu: not a text table (a binary file?)",
+                         path, lineno, col);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        if (got == LINE_LONG) {
             gc_log_error("%s:%lu: line longer than %d characters", path, lineno, MAX_LINE);
             st = GC_ERR_PARSE;
             goto done;
         }
+        if (r.n == 0 && in->consumed > FIRST_ROW_WITHIN) {
+            gc_log_error("%s: no data row in its first %llu MiB: not a body table", path,
+                         FIRST_ROW_WITHIN >> 20);
+            st = GC_ERR_PARSE;
+            goto done;
+        }
+        len = strlen(line);
         if (len > 0 && line[len - 1] != '\n') {
             /* A last line without a newline is fine in a plain file, but in a gzip stream
              * cut short it is a fragment: ask zlib before trusting it. */
@@ -218,7 +296,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         r.n++;
     }
 
-    /* gzgets returns NULL both at a clean end and on an error: a gzip stream cut short or
+    /* The lines end both at a clean end and on an error: a gzip stream cut short or
      * corrupted only shows up here. */
     {
         int zerr = Z_OK;
@@ -281,14 +359,17 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
 done:
     free(r.v);
     gzclose(f);
+    free(in);
     return st;
 }
 
 enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
     size_t count[LAYOUT_MAX] = {0};
+    struct stat sb;
+    char *tmp;
     FILE *f;
-    int ok;
+    int ok, err, direct;
 
     for (size_t i = 0; i < b->n; i++) {
         const int k = block_of(b->tag[i]);
@@ -299,9 +380,22 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         }
         count[k]++;
     }
-    f = fopen(path, "w");
+    /* Written under a temporary name and renamed when complete: a full disk leaves no
+     * truncated table under the final name (it would fail to load later, or worse, load
+     * short). A device or a pipe (--save /dev/stdout) is written as it is. */
+    direct = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    tmp = malloc(strlen(path) + sizeof ".part");
+    if (!tmp) {
+        gc_log_error("%s: out of memory", path);
+        return GC_ERR_NOMEM;
+    }
+    strcpy(tmp, path);
+    if (!direct)
+        strcat(tmp, ".part");
+    f = fopen(tmp, "w");
     if (!f) {
-        gc_log_error("%s: cannot create: %s", path, strerror(errno));
+        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
+        free(tmp);
         return GC_ERR_IO;
     }
     fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
@@ -323,12 +417,27 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
                         b->pos[4 * i], b->pos[4 * i + 1], b->pos[4 * i + 2], b->vel[4 * i],
                         b->vel[4 * i + 1], b->vel[4 * i + 2]);
         }
-    ok = !ferror(f);
-    if (fclose(f) != 0)
+    /* The numbers are out; what a full disk refused shows at the flush and the close. */
+    ok = fflush(f) == 0 && !ferror(f) && (direct || fsync(fileno(f)) == 0 || errno == EINVAL);
+    err = errno;
+    if (fclose(f) != 0 && ok) {
         ok = 0;
-    if (!ok) {
-        gc_log_error("%s: write failed: %s", path, strerror(errno));
+        err = errno;
+    }
+    if (ok && !direct && rename(tmp, path) != 0) {
+        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
+                     strerror(errno));
+        remove(tmp);
+        free(tmp);
         return GC_ERR_IO;
     }
-    return GC_OK;
+    if (!ok) {
+        if (!direct)
+            remove(tmp);
+        gc_log_error("%s: write failed: %s%s%s%s", path, strerror(err ? err : EIO),
+                     direct ? "" : " (removed the partial ", direct ? "" : tmp,
+                     direct ? "" : ")");
+    }
+    free(tmp);
+    return ok ? GC_OK : GC_ERR_IO;
 }

@@ -7,6 +7,7 @@
 #include "io.h"
 #include "log.h"
 #include "models.h"
+#include "snapshot_hdf5.h"
 #include "table.h"
 #include "thin.h"
 
@@ -34,26 +35,127 @@ static size_t default_data_n(const struct gc_options *o, const struct gc_backend
     return gc_thin_eligible(all, 1) > DATA_CPU_N ? DATA_CPU_N : 0;
 }
 
-static enum gc_status build(const struct gc_options *o, const struct gc_backend *b,
-                            struct gc_bodies *out)
+/* The settings a snapshot records become the run's where the command line did not give
+ * them; given ones that differ are named (the run then is not the one it continues). */
+static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run *run,
+                                    const char *path)
+{
+    const struct gc_integrator_iface *scheme;
+    char differs[256] = "";
+    size_t k = 0;
+#define TAKE(opt, field, value, saved, fmt)                                                \
+    do {                                                                                   \
+        if (!gc_cli_given(o, opt))                                                         \
+            field = value;                                                                 \
+        else if ((field) != (value) && k < sizeof differs)                                 \
+            k += (size_t)snprintf(differs + k, sizeof differs - k, "%s%s " fmt " (its run: " \
+                                  fmt ")", k ? ", " : "", opt, field, saved);              \
+    } while (0)
+    if (!run->integrator[0]) {
+        gc_log_info("%s: no run settings recorded (a file of another code?): the options' "
+                    "defaults apply (integrator %s, eps %g)", path, o->params.integrator,
+                    o->params.eps);
+        return GC_OK;
+    }
+    scheme = gc_integrator_find(run->integrator);
+    if (!scheme) {
+        gc_log_error("%s: /Parameters Integrator '%s' is not one of %s", path, run->integrator,
+                     gc_integrator_available());
+        return GC_ERR_PARSE;
+    }
+    if (!gc_cli_given(o, "--integrator"))
+        o->params.integrator = scheme->name;
+    else if (strcmp(o->params.integrator, scheme->name) != 0)
+        k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
+                              o->params.integrator, scheme->name);
+    TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
+    if (run->dt > 0.0)
+        TAKE("--dt", o->params.dt, (float)run->dt, run->dt, "%g");
+    if (run->eta > 0.0)
+        TAKE("--eta", o->params.eta, run->eta, run->eta, "%g");
+    if (run->dt_max > 0.0)
+        TAKE("--dt-max", o->params.dt_max, run->dt_max, run->dt_max, "%g");
+    if (run->theta > 0.0)
+        TAKE("--theta", o->params.theta, (float)run->theta, run->theta, "%g");
+#undef TAKE
+    if (run->force[0] && !gc_cli_given(o, "--force")) {
+        const enum gc_force_method methods[] = {GC_FORCE_ALLPAIRS, GC_FORCE_TREE};
+        const char *name = NULL;
+        for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+            if (strcmp(run->force, gc_force_method_name(methods[i])) == 0)
+                name = gc_force_method_name(methods[i]);
+        if (!name) {
+            gc_log_error("%s: /Parameters ForceMethod '%s' is not allpairs or tree", path,
+                         run->force);
+            return GC_ERR_PARSE;
+        }
+        o->params.force = name;
+    }
+    if (strcmp(run->units, "henon") == 0)
+        o->units = GC_UNITS_HENON;
+    else if (strcmp(run->units, "galaxy") == 0)
+        o->units = GC_UNITS_GALAXY;
+    if (differs[0])
+        gc_log_warn("%s: told otherwise: %s; the run does not continue as the snapshot's "
+                    "would have", path, differs);
+    if (o->steps && gc_integrator_has(gc_integrator_find(o->params.integrator),
+                                      GC_INTEGRATOR_BLOCK_STEPS)) {
+        gc_log_error("--steps counts leapfrog steps; the snapshot's run uses %s, which has "
+                     "individual steps: use --t-end T", o->params.integrator);
+        return GC_ERR_INVALID;
+    }
+    return gc_sim_params_check(&o->params);
+}
+
+static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
+                            struct gc_bodies *out, struct gc_restart *restart)
 {
     const struct gc_model_info *m;
     enum gc_status st;
     if (o->data) {
         struct gc_bodies all;
         struct gc_io_source src;
-        st = gc_io_read(o->data, &all, &src);
-        if (st != GC_OK)
+        struct gc_snapshot_run run;
+        st = gc_io_read_run(o->data, &all, &src, restart ? &run : NULL);
+        if (st == GC_OK && restart && src.format == GC_IO_HDF5)
+            st = take_settings(o, &run, o->data);
+        if (st != GC_OK) {
+            if (restart)
+                gc_snapshot_run_free(&run);
+            gc_bodies_free(&all);
             return st;
-        /* A snapshot is a run's state: restart it as it is (halos and double-precision
-         * state included); -n still thins it, over every component. */
+        }
+        /* A snapshot is a run's state: it continues from there (halos, double precision
+         * and the integrator's state included); -n still thins it, over every component,
+         * into new initial conditions at t = 0. */
         if (src.format == GC_IO_HDF5 && (o->n == 0 || o->n == all.n)) {
-            gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr); the restarted "
-                        "run's clock starts at 0", o->data, all.n, src.time,
-                        src.time * GC_MYR_PER_TIME_UNIT);
+            if (restart) {
+                restart->run = run;
+                restart->time = src.time;
+                restart->sim.time = src.time;
+                restart->sim.records = run.records;
+                restart->sim.nrecords = run.nrecords;
+                restart->sim.integrator = restart->run.integrator;
+                restart->sim.eps = run.eps;
+                restart->sim.eta = run.eta;
+                restart->sim.dt_max = run.dt_max;
+                o->restart = restart;
+                char myr[48] = "";
+                if (o->units == GC_UNITS_GALAXY)
+                    snprintf(myr, sizeof myr, " (%.4g Myr)", src.time * GC_MYR_PER_TIME_UNIT);
+                gc_log_info("%s: snapshot of %zu bodies at t = %.9g%s: the run continues from "
+                            "there (%s, eps %g%s)", o->data, all.n, src.time, myr,
+                            o->params.integrator, o->params.eps,
+                            run.records ? ", with its integrator state" : "");
+            } else {
+                gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr)", o->data,
+                            all.n, src.time, src.time * GC_MYR_PER_TIME_UNIT);
+            }
             *out = all;
             return GC_OK;
         }
+        if (restart)
+            gc_snapshot_run_free(&run);
         st = gc_thin_select(&all, default_data_n(o, b, &all), o->halo || src.format == GC_IO_HDF5,
                             out);
         gc_bodies_free(&all);
@@ -67,16 +169,37 @@ static enum gc_status build(const struct gc_options *o, const struct gc_backend 
     return gc_models_build(o->model, o->n ? o->n : default_model_n(m, b), o->seed, out);
 }
 
+void gc_restart_free(struct gc_restart *r)
+{
+    if (r)
+        gc_snapshot_run_free(&r->run);
+}
+
 enum gc_status gc_initial_bodies(const struct gc_options *o, const struct gc_backend *backend,
                                  struct gc_bodies *out)
 {
-    enum gc_status st = build(o, backend, out);
+    /* Without a restart nothing in o changes. */
+    struct gc_options copy = *o;
+    return gc_initial_run(&copy, backend, out, NULL);
+}
+
+enum gc_status gc_initial_run(struct gc_options *o, const struct gc_backend *backend,
+                              struct gc_bodies *out, struct gc_restart *restart)
+{
+    enum gc_status st;
+    if (restart)
+        memset(restart, 0, sizeof *restart);
+    o->restart = NULL;
+    st = build(o, backend, out, restart);
     if (st == GC_OK && o->save) {
         st = gc_table_write(o->save, out);
         if (st == GC_OK)
             gc_log_info("wrote %zu bodies to %s", out->n, o->save);
     }
-    if (st != GC_OK)
+    if (st != GC_OK) {
         gc_bodies_free(out);
+        gc_restart_free(restart);
+        o->restart = NULL;
+    }
     return st;
 }

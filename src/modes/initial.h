@@ -6,6 +6,8 @@
 #include "backend.h"
 #include "bodies.h"
 #include "cli.h"
+#include "sim.h"
+#include "snapshot_hdf5.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -18,6 +20,22 @@ extern "C" {
  * --no-halo: every disk and bulge body; a built-in model: its own, gc_models_find). */
 enum gc_status gc_initial_bodies(const struct gc_options *o, const struct gc_backend *backend,
                                  struct gc_bodies *out);
+
+/* A run that continues from a snapshot (--data snapshot_NNN.hdf5, not thinned by -n). */
+struct gc_restart {
+    struct gc_snapshot_run run; /* the settings and integrator state the snapshot records */
+    struct gc_sim_restart sim;  /* what the simulation starts from (points into run) */
+    double time;                /* the snapshot's Time */
+};
+
+/* gc_initial_bodies for a run (galaxy, galaxy-bench). For an HDF5 snapshot it also takes
+ * the physics settings the snapshot records (integrator, eps, dt, eta, dt_max, force,
+ * theta, units) where the command line did not give them, and logs which given ones
+ * differ from the snapshot's run; unless -n thinned it, the run continues from the
+ * snapshot: o->restart points to *restart (freed with gc_restart_free after the run). */
+enum gc_status gc_initial_run(struct gc_options *o, const struct gc_backend *backend,
+                              struct gc_bodies *out, struct gc_restart *restart);
+void gc_restart_free(struct gc_restart *r);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include "log.h"
@@ -69,14 +71,23 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
         return GC_ERR_INVALID;
     }
     st = gc_sim_download(sim, &s->scratch);
+    s->run.index = (long long)s->next;
+    if (st == GC_OK && s->run.records)
+        st = gc_sim_save_state(sim, s->run.records);
     if (st == GC_OK)
-        st = gc_snapshot_hdf5_write(path, &s->scratch, when);
+        st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &s->run);
     s->write_s += now_s() - t0;
     if (st != GC_OK)
         return st;
+    {
+        struct stat sb;
+        if (stat(path, &sb) == 0)
+            s->bytes = (unsigned long long)sb.st_size;
+    }
     gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
     s->next++;
     s->last_reached = reached;
+    s->last_time = when;
     return GC_OK;
 }
 
@@ -96,9 +107,45 @@ static enum gc_status make_dir(const char *dir)
     return GC_OK;
 }
 
-enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
-                                 struct gc_sim *sim, const struct gc_bodies *initial)
+/* The settings each snapshot records: the ones the simulation runs with (defaults filled
+ * in), and where its bodies came from. */
+static enum gc_status describe_run(struct gc_snapshots *s, const struct gc_sim *sim,
+                                   const struct gc_options *o)
 {
+    struct gc_snapshot_run *r = &s->run;
+    const struct gc_integrator_iface *scheme = gc_sim_scheme(sim);
+    const struct gc_integrator_params *ip = gc_sim_scheme_params(sim);
+    const struct gc_sim_params *p = gc_sim_params(sim);
+    const int block = gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS);
+    snprintf(r->integrator, sizeof r->integrator, "%s", scheme->name);
+    snprintf(r->force, sizeof r->force, "%s", gc_force_method_name(gc_sim_force_method(sim)));
+    snprintf(r->model, sizeof r->model, "%s", o && o->data ? "data" : o ? o->model : "");
+    snprintf(r->units, sizeof r->units, "%s",
+             o && o->units == GC_UNITS_HENON ? "henon" : "galaxy");
+    r->eps = p->eps;
+    r->dt = p->dt;
+    r->theta = p->theta;
+    r->eta = block ? ip->eta : 0.0;
+    r->dt_max = block ? ip->dt_max : 0.0;
+    r->every = s->every;
+    r->seed = o && !o->data ? o->seed : 0;
+    if (gc_sim_has_state(sim)) {
+        r->records = malloc(gc_sim_bodies(sim) * sizeof *r->records);
+        if (!r->records) {
+            gc_log_error("out of memory for the integrator state of %zu bodies in snapshots",
+                         gc_sim_bodies(sim));
+            return GC_ERR_NOMEM;
+        }
+        r->nrecords = gc_sim_bodies(sim);
+    }
+    return GC_OK;
+}
+
+enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const char *dir,
+                                 struct gc_sim *sim, const struct gc_bodies *initial,
+                                 const struct gc_options *o)
+{
+    double k;
     enum gc_status st;
     memset(s, 0, sizeof *s);
     s->sign = 1.0;
@@ -120,9 +167,17 @@ enum gc_status gc_snapshots_init(struct gc_snapshots *s, double every, const cha
     st = make_dir(s->dir);
     if (st == GC_OK)
         st = gc_bodies_alloc(&s->scratch, gc_sim_bodies(sim));
+    if (st == GC_OK)
+        st = describe_run(s, sim, o);
+    /* A run that continues from t0 keeps its series' numbering: snapshot_k at k x T. */
+    k = s->sign * gc_sim_time(sim) / every;
+    s->next = k > 0.0 ? (unsigned long)ceil(k - 1e-9) : 0;
+    s->first = s->next;
+    s->last_reached = gc_sim_time(sim);
     if (st == GC_OK) {
         memcpy(s->scratch.tag, initial->tag, gc_sim_bodies(sim) * sizeof *initial->tag);
-        st = write_one(s, sim, 0.0);
+        if (fabs(k - (double)s->next) <= 1e-9 * fmax(1.0, k))
+            st = write_one(s, sim, s->sign * (double)s->next * every);
     }
     if (st != GC_OK)
         gc_snapshots_free(s);
@@ -137,8 +192,9 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     if (!(s->every > 0.0))
         return gc_sim_advance(sim, t);
     if (sg * gc_sim_time(sim) < sg * s->last_reached) {
-        gc_log_info("the simulation started over: snapshots start again at snapshot_000");
-        s->next = 0;
+        gc_log_info("the simulation started over: snapshots start again at snapshot_%03lu",
+                    s->first);
+        s->next = s->first;
         s->last_reached = gc_sim_time(sim);
     }
     /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
@@ -159,7 +215,34 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     return gc_sim_advance(sim, sg * t < sg * now ? now : t);
 }
 
+void gc_snapshots_check_space(const struct gc_snapshots *s, double t_end)
+{
+    struct statvfs fs;
+    double left, need, avail;
+    if (!(s->every > 0.0) || !(t_end > 0.0) || s->bytes == 0 || statvfs(s->dir, &fs) != 0)
+        return;
+    left = floor(t_end / s->every + 1e-6) + 1.0 - (double)s->next;
+    need = left * (double)s->bytes;
+    avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (left > 0.0 && need > avail)
+        gc_log_warn("--snapshot-dir %s: the run writes %.0f more snapshots of %.3g MB (%.3g MB "
+                    "in all), but its disk has %.3g MB free: the run will stop with an error "
+                    "when the disk is full", s->dir, left, 1e-6 * (double)s->bytes, 1e-6 * need,
+                    1e-6 * avail);
+}
+
+int gc_snapshots_last(const struct gc_snapshots *s, char *buf, size_t cap)
+{
+    if (!(s->every > 0.0) || s->next == 0) {
+        snprintf(buf, cap, "none");
+        return 0;
+    }
+    snprintf(buf, cap, "%s/snapshot_%03lu.hdf5 (t = %.9g)", s->dir, s->next - 1, s->last_time);
+    return 1;
+}
+
 void gc_snapshots_free(struct gc_snapshots *s)
 {
     gc_bodies_free(&s->scratch);
+    gc_snapshot_run_free(&s->run);
 }

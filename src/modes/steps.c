@@ -8,9 +8,11 @@
 #include <time.h>
 
 #include "diagnostics.h"
+#include "initial.h"
 #include "log.h"
 #include "sim.h"
 #include "snapshots.h"
+#include "stop.h"
 
 static double now_s(void)
 {
@@ -63,7 +65,7 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
                gc_sim_scheme_params(s)->dt_max, t_end);
     else
         printf("dt %g (%.3g Myr), %u steps\n", p->dt, p->dt * GC_MYR_PER_TIME_UNIT,
-               o->steps ? o->steps : (unsigned)llround(t_end / p->dt));
+               o->steps ? o->steps : (unsigned)llround((t_end - gc_sim_time(s)) / p->dt));
     printf("# total mass %.10g, kinetic %.8e, potential %.8e%s, virial ratio 2K/|W| %.4f\n",
            d->mass, d->kinetic, d->potential,
            gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
@@ -96,6 +98,43 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
            1e3 * elapsed / steps);
 }
 
+/* A run whose rows are far apart says how far it got every PROGRESS_EVERY_S seconds, on
+ * stderr (stdout keeps the table). */
+#define PROGRESS_EVERY_S 10.0
+
+struct progress {
+    double since;    /* wall time of the last row or progress line */
+    double step_t0;  /* wall time of the last step seen, and its count */
+    unsigned long step_done;
+    double step_s;   /* wall seconds of the latest step */
+};
+
+static void on_step(void *ctx, const struct gc_sim *s, unsigned long done)
+{
+    struct progress *p = ctx;
+    const double now = now_s();
+    struct gc_integrator_stats st;
+    if (done > p->step_done && p->step_t0 > 0.0)
+        p->step_s = (now - p->step_t0) / (double)(done - p->step_done);
+    p->step_t0 = now;
+    p->step_done = done;
+    if (now - p->since < PROGRESS_EVERY_S)
+        return;
+    p->since = now;
+    gc_sim_stats(s, &st);
+    gc_log_info("progress: %llu %ss done, %.3g s a %s lately (t = %.6g when this report's "
+                "interval began)", (unsigned long long)(st.steps + done),
+                gc_sim_scheme(s)->step_noun, p->step_s, gc_sim_scheme(s)->step_noun,
+                gc_sim_time(s));
+}
+
+/* st, or GC_ERR_INTERRUPTED when the run was stopped and the next call (next) succeeded:
+ * after a stop request the state is still whole, so it is measured and reported. */
+static enum gc_status stopped(enum gc_status st, enum gc_status next)
+{
+    return next != GC_OK ? next : st;
+}
+
 enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *initial,
                             struct gc_backend *b, struct gc_comm *comm)
 {
@@ -106,28 +145,41 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     struct gc_bodies scratch = {0};
     struct gc_diagnostics d;
     struct gc_integrator_stats s0, s1;
-    const double t_end = o->t_end > 0.0 ? o->t_end : (double)o->steps * o->params.dt;
+    /* A run that continues from a snapshot starts at its time: --t-end is on that clock,
+     * --steps counts steps from there. */
+    const struct gc_restart *restart = o->restart;
+    const double t_start = restart ? restart->time : 0.0;
+    const double t_end = o->t_end > 0.0 ? o->t_end : t_start + (double)o->steps * o->params.dt;
+    const double span = t_end - t_start;
     /* Reports every X steps (--steps) or every X time units (--t-end); start and end only
      * without --report-every. */
     const double every = o->report_every > 0.0
                              ? (o->steps ? o->report_every * o->params.dt : o->report_every)
-                             : t_end;
-    const long nreports = (long)ceil(t_end / every - 1e-9);
+                             : span;
+    const long nreports = (long)ceil(span / every - 1e-9);
     double e0, t0, elapsed = 0.0;
+    int interrupted = 0;
+    struct progress prog = {0};
     enum gc_status st;
 
     /* Hermite: make every report time a block time, where all bodies are synchronised. */
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
                                     every);
     p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
-    st = gc_sim_init(&sim, b, comm, initial, &p);
+    if (!(span > 0.0)) {
+        gc_log_error("--t-end %g is not after the snapshot's time %.9g: the run would not move",
+                     t_end, t_start);
+        return GC_ERR_INVALID;
+    }
+    st = gc_sim_init_at(&sim, b, comm, initial, &p, restart ? &restart->sim : NULL);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
     if (st == GC_OK)
-        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial);
+        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial, o);
     if (st != GC_OK)
         goto out;
+    gc_snapshots_check_space(&snaps, t_end);
     st = gc_diagnostics_measure(&sim, &scratch, &d);
     if (st != GC_OK)
         goto out;
@@ -135,18 +187,26 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     print_header(o, &sim, initial, &d, t_end);
     print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
+    prog.since = now_s();
+    gc_sim_on_step(&sim, on_step, &prog);
     gc_sim_stats(&sim, &s0);
     gc_sim_profile(&sim, &prof0);
     for (long k = 1; k <= nreports; k++) {
-        const double t = k == nreports ? t_end : (double)k * every;
+        const double t = k == nreports ? t_end : t_start + (double)k * every;
         double w0 = snaps.write_s;
         t0 = now_s();
         st = gc_snapshots_advance(&snaps, &sim, t);
-        if (st == GC_OK)
-            st = gc_backend_sync(b);
+        if (st == GC_OK || st == GC_ERR_INTERRUPTED)
+            st = stopped(st, gc_backend_sync(b));
         elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
-        if (st == GC_OK)
-            st = gc_diagnostics_measure(&sim, &scratch, &d);
+        if (st == GC_OK || st == GC_ERR_INTERRUPTED)
+            st = stopped(st, gc_diagnostics_measure(&sim, &scratch, &d));
+        if (st == GC_ERR_INTERRUPTED) {
+            /* The row of the state it stopped at, the summary, and where. */
+            print_row(o, &sim, &d, e0, elapsed);
+            interrupted = 1;
+            break;
+        }
         if (st != GC_OK)
             goto out;
         if (!isfinite(d.energy)) {
@@ -157,6 +217,9 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         }
         print_row(o, &sim, &d, e0, elapsed);
         fflush(stdout);
+        prog.since = now_s();
+        prog.step_t0 = 0.0;
+        prog.step_done = 0;
     }
     gc_sim_stats(&sim, &s1);
     {
@@ -173,6 +236,17 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     }
     if (p.profile)
         print_profile(&sim, &prof0, &s0, elapsed);
+    if (interrupted) {
+        char last[4200];
+        gc_snapshots_last(&snaps, last, sizeof last);
+        printf("# stopped by %s at t = %.9g, before t = %g\n",
+               gc_stop_name(gc_stop_requested()), gc_sim_time(&sim), t_end);
+        gc_log_warn("stopped by %s at t = %.9g (%.4g Myr) after %llu %ss, before t = %g; "
+                    "last complete snapshot: %s", gc_stop_name(gc_stop_requested()),
+                    gc_sim_time(&sim), gc_sim_time_myr(&sim),
+                    (unsigned long long)s1.steps, gc_sim_scheme(&sim)->step_noun, t_end, last);
+        st = GC_ERR_INTERRUPTED;
+    }
 out:
     gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);

@@ -6,7 +6,9 @@
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,7 @@ struct slot {
 struct gc_recorder {
     struct gc_record_params p;
     char path[4096];
+    char part[4104];   /* what is written until the movie is finished: path + ".part" */
     AVFormatContext *fmt;
     AVCodecContext *enc;
     AVStream *stream;
@@ -89,6 +92,9 @@ static enum gc_status encode(struct gc_recorder *r, AVFrame *frame)
         av_packet_rescale_ts(r->pkt, r->enc->time_base, r->stream->time_base);
         r->pkt->stream_index = r->stream->index;
         e = av_interleaved_write_frame(r->fmt, r->pkt);
+        /* The file's writes are buffered: a full disk shows in pb->error, not in e. */
+        if (e >= 0 && r->fmt->pb->error < 0)
+            e = r->fmt->pb->error;
         if (e < 0) {
             gc_log_error("recording %s: writing failed: %s", r->path, av_err(e, eb, sizeof eb));
             return GC_ERR_IO;
@@ -353,12 +359,16 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     }
     r->p = *p;
     snprintf(r->path, sizeof r->path, "%s", p->path);
+    snprintf(r->part, sizeof r->part, "%s.part", p->path);
     r->p.path = r->path;
     av_log_set_level(AV_LOG_ERROR);
-    /* Asked first so that FFmpeg does not log its own line about it as well. */
-    e = av_guess_format(NULL, r->path, NULL) ? avformat_alloc_output_context2(&r->fmt, NULL,
-                                                                           NULL, r->path)
-                                             : AVERROR_MUXER_NOT_FOUND;
+    /* Asked first so that FFmpeg does not log its own line about it as well. The container
+     * follows the final name; the muxer writes (and, for +faststart, reads back) the
+     * .part file, renamed when the movie is finished. */
+    e = av_guess_format(NULL, r->path, NULL)
+            ? avformat_alloc_output_context2(&r->fmt, av_guess_format(NULL, r->path, NULL),
+                                             NULL, r->part)
+            : AVERROR_MUXER_NOT_FOUND;
     if (e < 0 || !r->fmt) {
         gc_log_error("recording %s: no container for this file name (use .mp4, .mkv or .mov)",
                      r->path);
@@ -378,9 +388,9 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
         free_recorder(r);
         return st;
     }
-    e = avio_open(&r->fmt->pb, r->path, AVIO_FLAG_WRITE);
+    e = avio_open(&r->fmt->pb, r->part, AVIO_FLAG_WRITE);
     if (e < 0) {
-        gc_log_error("recording: cannot write %s: %s", r->path, av_err(e, eb, sizeof eb));
+        gc_log_error("recording: cannot write %s: %s", r->part, av_err(e, eb, sizeof eb));
         free_recorder(r);
         return GC_ERR_IO;
     }
@@ -388,10 +398,16 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     av_dict_set(&mux, "movflags", "+faststart", 0);
     e = avformat_write_header(r->fmt, &mux);
     av_dict_free(&mux);
+    /* A full disk shows here, before a frame is drawn (the write itself is buffered). */
+    if (e >= 0)
+        avio_flush(r->fmt->pb);
+    if (e >= 0 && r->fmt->pb->error < 0)
+        e = r->fmt->pb->error;
     if (e < 0) {
-        gc_log_error("recording %s: cannot write the header: %s", r->path,
-                     av_err(e, eb, sizeof eb));
+        gc_log_error("recording %s: cannot write the header: %s (removed %s)", r->path,
+                     av_err(e, eb, sizeof eb), r->part);
         free_recorder(r);
+        remove(r->part);
         return GC_ERR_IO;
     }
     pthread_mutex_init(&r->lock, NULL);
@@ -401,6 +417,7 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
         pthread_mutex_destroy(&r->lock);
         pthread_cond_destroy(&r->cond);
         free_recorder(r);
+        remove(r->part);
         return GC_ERR_NOMEM;
     }
     r->thread_started = 1;
@@ -472,11 +489,21 @@ enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *st
     if (st == GC_OK)
         st = encode(r, NULL);
     e = av_write_trailer(r->fmt);
+    if (e >= 0)
+        e = avio_closep(&r->fmt->pb); /* the last buffered writes */
     if (e < 0 && st == GC_OK) {
         gc_log_error("recording %s: cannot finish the file: %s", r->path,
                      av_err(e, eb, sizeof eb));
         st = GC_ERR_IO;
     }
+    /* A movie appears under its name only when it plays; a failed one is removed. */
+    if (st == GC_OK && rename(r->part, r->path) != 0) {
+        gc_log_error("recording %s: cannot rename %s into place: %s", r->path, r->part,
+                     strerror(errno));
+        st = GC_ERR_IO;
+    }
+    if (st != GC_OK && remove(r->part) == 0)
+        gc_log_info("recording %s: removed the unfinished %s", r->path, r->part);
     if (stats) {
         stats->frames = r->frames;
         stats->dropped = r->dropped;

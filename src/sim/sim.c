@@ -3,9 +3,11 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "stop.h"
 #include "render_buffer.h"
 #include "tree_formulas.h"
 #include "sim_ranks.h"
@@ -87,6 +89,97 @@ static enum gc_status choose_force(struct gc_sim *s, size_t n)
     return GC_OK;
 }
 
+/* The integrator's poll between steps (one process): progress, then a stop request. */
+static int between_steps(void *ctx, unsigned long done)
+{
+    struct gc_sim *s = ctx;
+    if (s->on_step)
+        s->on_step(s->on_step_ctx, s, done);
+    return gc_stop_requested() != 0;
+}
+
+void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
+                                                 unsigned long done), void *ctx)
+{
+    s->on_step = fn;
+    s->on_step_ctx = ctx;
+}
+
+/* Why a recorded state cannot be taken as it is; NULL when it can. */
+static const char *state_mismatch(const struct gc_sim *s, const struct gc_bodies *bodies)
+{
+    const struct gc_sim_restart *r = s->restart;
+    const struct gc_integrator *in = s->integrator;
+    if (r->nrecords != bodies->n)
+        return "it holds another number of bodies (-n thinned them)";
+    if (!r->integrator || strcmp(r->integrator, in->iface->name) != 0)
+        return "it is another integrator's";
+    if (r->eps != (double)s->p.eps || r->eta != in->p.eta || r->dt_max != in->p.dt_max)
+        return "eps, eta or dt_max differ from the snapshot's";
+    if (s->comm->size > 1)
+        return "the run is over several ranks";
+    if (!in->iface->resume || !gc_backend_hermite_has_state(s->backend))
+        return "this backend cannot take it";
+    return NULL;
+}
+
+/* The scheme's first state: fresh (start), or a snapshot's recorded one (resume). The
+ * scheme's clock counts from s->t0: a restart's time, or for block steps the block time at
+ * or before it that the recorded ticks are shifted by (a whole number of dt_max, so that
+ * the commensurability of every step with its time is as it was). */
+static enum gc_status begin_at(struct gc_sim *s, const struct gc_bodies *bodies)
+{
+    const struct gc_sim_restart *r = s->restart;
+    struct gc_integrator *in = s->integrator;
+    const int block = gc_integrator_has(in->iface, GC_INTEGRATOR_BLOCK_STEPS);
+    const char *why = r && r->records ? state_mismatch(s, bodies) : NULL;
+    struct gc_hermite_record *shifted;
+    enum gc_status st;
+    s->t0 = r ? r->time : 0.0;
+    s->t0_ticks = 0;
+    s->time = s->t0;
+    if (!r || !r->records || why) {
+        if (why && s->comm->rank == 0)
+            gc_log_warn("the snapshot's %s state is not used (%s): rebuilt from its bodies, "
+                        "so the run does not continue exactly", r->integrator ? r->integrator
+                        : "integrator", why);
+        return in->iface->start(in, bodies);
+    }
+    if (block) {
+        const double q = floor(r->time / in->p.dt_max + 1e-9);
+        s->t0 = q * in->p.dt_max;
+        s->t0_ticks = (int64_t)q << GC_HERMITE_LEVELS;
+    }
+    shifted = malloc(bodies->n * sizeof *shifted);
+    if (!shifted) {
+        gc_log_error("out of memory for the integrator state of %zu bodies", bodies->n);
+        return GC_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < bodies->n; i++) {
+        shifted[i] = r->records[i];
+        shifted[i].t -= s->t0_ticks;
+    }
+    st = in->iface->resume(in, bodies, shifted, r->time - s->t0);
+    free(shifted);
+    return st;
+}
+
+int gc_sim_has_state(const struct gc_sim *s)
+{
+    return s->live && s->integrator->iface->save && gc_backend_hermite_has_state(s->backend);
+}
+
+enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all)
+{
+    enum gc_status st;
+    if (!gc_sim_has_state(s))
+        return GC_ERR_UNSUPPORTED;
+    st = s->integrator->iface->save(s->integrator, all);
+    for (size_t i = 0; st == GC_OK && i < s->n; i++)
+        all[i].t += s->t0_ticks;
+    return st;
+}
+
 /* Upload, split over ranks, start the scheme: the part shared by init and reset. */
 static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
 {
@@ -102,14 +195,19 @@ static enum gc_status start(struct gc_sim *s, const struct gc_bodies *bodies)
         st = gc_force_init(&s->force, s->backend, s->comm, bodies->n, method, s->p.theta);
     if (st == GC_OK)
         st = gc_integrator_create(s->p.integrator, &ip, &s->force, &s->integrator);
+    /* One process stops between steps when asked; over ranks, rank 0 decides at its next
+     * call (gc_sim_advance), so that all ranks stop at the same step. */
+    if (st == GC_OK && s->comm->size == 1) {
+        s->integrator->poll = between_steps;
+        s->integrator->poll_ctx = s;
+    }
     /* Up to here each rank worked alone: a rank that failed (no memory on its device, say)
      * stops every rank here, together, with one message from rank 0. */
     st = gc_comm_agree(s->comm, st);
     if (st == GC_OK && s->p.profile)
         gc_force_set_profile(&s->force, 1);
     if (st == GC_OK)
-        st = gc_sim_settle(s, s->integrator->iface->start(s->integrator, bodies));
-    s->time = 0.0;
+        st = gc_sim_settle(s, begin_at(s, bodies));
     s->n = bodies->n;
     return st;
 }
@@ -126,10 +224,18 @@ static void free_local(struct gc_sim *s)
 enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
                            const struct gc_bodies *bodies, const struct gc_sim_params *p)
 {
+    return gc_sim_init_at(s, backend, comm, bodies, p, NULL);
+}
+
+enum gc_status gc_sim_init_at(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
+                              const struct gc_bodies *bodies, const struct gc_sim_params *p,
+                              const struct gc_sim_restart *restart)
+{
     enum gc_status st = gc_sim_params_check(p);
     memset(s, 0, sizeof *s);
     if (st != GC_OK)
         return st;
+    s->restart = restart;
     s->p = *p;
     if (!s->p.integrator)
         s->p.integrator = GC_DEFAULT_INTEGRATOR;
@@ -170,14 +276,23 @@ enum gc_status gc_sim_advance(struct gc_sim *s, double t)
         gc_log_error("cannot advance to t = %g", t);
         return GC_ERR_INVALID;
     }
+    /* A stop request (SIGINT, SIGTERM) ends the run here, before the next call: on rank 0
+     * (the other ranks follow its calls) or in one process. */
+    if (s->comm->rank == 0 && s->nested == 0 && gc_stop_requested())
+        return GC_ERR_INTERRUPTED;
     if (gc_sim_leads(s))
         st = gc_sim_announce(s, GC_SIM_OP_ADVANCE, t, NULL);
     if (st == GC_OK)
-        st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t));
+        st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t - s->t0));
     /* The clock shows the time asked for where the scheme lands on it; leapfrog rounds to
-     * whole steps, so its own clock is the truth. */
+     * whole steps, so its own clock is the truth, and so is any scheme's that stopped
+     * early on request. */
     if (st == GC_OK)
-        s->time = s->integrator->iface->predict ? t : s->integrator->iface->time(s->integrator);
+        s->time = s->integrator->iface->predict && !s->integrator->stopped
+                      ? t
+                      : s->t0 + s->integrator->iface->time(s->integrator);
+    if (st == GC_OK && s->integrator->stopped)
+        st = GC_ERR_INTERRUPTED;
     return st;
 }
 
@@ -215,7 +330,7 @@ enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt)
 static enum gc_status synchronise_view(struct gc_sim *s)
 {
     struct gc_integrator *in = s->integrator;
-    return in->iface->predict ? in->iface->predict(in, s->time) : GC_OK;
+    return in->iface->predict ? in->iface->predict(in, s->time - s->t0) : GC_OK;
 }
 
 /* Rank 0 collects the parts of the other ranks: theirs are current only on them. */

@@ -9,6 +9,7 @@
 #include "bodies.h"
 #include "comm.h"
 #include "force.h"
+#include "hermite_timeline.h"
 #include "integrator.h"
 #include "status.h"
 #include "units.h"
@@ -40,6 +41,18 @@ struct gc_sim_params {
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
 };
 
+/* Where a run continues from (a snapshot): its time, and the integrator state it recorded
+ * with the settings that state is valid for. Not owned by the simulation; it must outlive
+ * it (a reset starts from it again). */
+struct gc_sim_restart {
+    double time;                              /* the snapshot's time, N-body units */
+    const struct gc_hermite_record *records;  /* every body's Hermite state (absolute
+                                               * ticks), or NULL: rebuilt from the bodies */
+    size_t nrecords;
+    const char *integrator;                   /* the settings the records belong to: a */
+    double eps, eta, dt_max;                  /* run with others rebuilds the state */
+};
+
 /* The viewer, headless mode, benchmarks and tests drive a simulation only through the
  * functions below, and read it through the accessors at the end: none of them knows kicks,
  * drifts or block steps, nor the fields of this struct. */
@@ -50,10 +63,18 @@ struct gc_sim {
     struct gc_force force;         /* forces and the exchange between ranks */
     struct gc_integrator *integrator; /* owned */
     double time;                   /* simulated time the caller advanced to, N-body units */
+    double t0;                     /* the integrator's clock starts here: a restart's time
+                                    * (Hermite: the block time at or before it); default 0 */
+    int64_t t0_ticks;              /* t0 in Hermite ticks (dt_max / 2^GC_HERMITE_LEVELS) */
+    const struct gc_sim_restart *restart; /* not owned; NULL = the run starts at t = 0 */
     size_t n;                      /* bodies */
     int live;                      /* 1 from a successful init to free */
     int nested;                    /* > 0 inside a call rank 0 announced (sim_ranks.h) */
     struct gc_bodies view;         /* several ranks: every body gathered on rank 0 for export */
+    /* optional (NULL: none): told between steps, as the integrator's poll is, how many steps
+     * of the current advance are done (one process only); gc_sim_on_step sets it */
+    void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
+    void *on_step_ctx;
 };
 
 /* Fills params with the defaults above. */
@@ -70,6 +91,19 @@ enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
                            const struct gc_bodies *bodies, const struct gc_sim_params *p);
 void gc_sim_free(struct gc_sim *s);
+/* gc_sim_init for a run that continues from a snapshot (restart may be NULL: gc_sim_init):
+ * the clock starts at restart->time, and a recorded Hermite state is taken as it is when it
+ * belongs to the same integrator, eps, eta and dt_max, on one process, with a backend that
+ * can take it; otherwise the state is rebuilt from the bodies, and the log says why the
+ * continuation is not exact. */
+enum gc_status gc_sim_init_at(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
+                              const struct gc_bodies *bodies, const struct gc_sim_params *p,
+                              const struct gc_sim_restart *restart);
+/* 1 when gc_sim_save_state can give the integrator's state (Hermite on a backend that can). */
+int gc_sim_has_state(const struct gc_sim *s);
+/* Every body's integrator state into all (n records, body order, ticks from t = 0), for a
+ * snapshot a run can continue from exactly. GC_ERR_UNSUPPORTED when gc_sim_has_state is 0. */
+enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all);
 /* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
 
@@ -103,6 +137,11 @@ void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out);
  * nothing is announced. A failure that left the ranks out of step marks comm->broken;
  * main then ends the run (gc_comm_abort). */
 enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
+/* Calls fn(ctx, s, done) between the steps of every later advance (done: steps of that
+ * advance so far), for progress reports of slow runs; one process only (a no-op over
+ * ranks). fn must not call back into the simulation. */
+void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
+                                                 unsigned long done), void *ctx);
 /* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
 

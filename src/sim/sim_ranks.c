@@ -7,6 +7,7 @@
 #include "diagnostics.h"
 #include "log.h"
 #include "sim_ranks.h"
+#include "stop.h"
 
 /* One announced call, broadcast whole (small, fixed size: one collective per call). */
 struct command {
@@ -15,6 +16,9 @@ struct command {
     double arg;         /* ADVANCE: time; SET_DT: dt */
     double dt, eps, eta, dt_max, fixed_dt, theta; /* INIT: the parameters (dt, eps and theta
                                                    * are floats, exact in double) */
+    double restart_time; /* INIT: a restart's time (its recorded state stays on rank 0, which
+                          * then rebuilds it like every rank: gc_sim_init_at) */
+    int32_t restart;     /* INIT: 1 when the run continues from a snapshot */
     char integrator[24]; /* INIT: scheme name */
     char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
                           * uses the same one, whatever its own backend would pick) */
@@ -48,6 +52,8 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         cmd.dt_max = s->p.dt_max;
         cmd.fixed_dt = s->p.fixed_dt;
         cmd.theta = s->p.theta;
+        cmd.restart = s->restart != NULL;
+        cmd.restart_time = s->restart ? s->restart->time : 0.0;
         snprintf(cmd.integrator, sizeof cmd.integrator, "%s", s->p.integrator);
         snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
     }
@@ -75,6 +81,9 @@ enum gc_status gc_sim_release(struct gc_comm *comm)
         return GC_OK;
     memset(&cmd, 0, sizeof cmd);
     cmd.op = GC_SIM_OP_STOP;
+    /* Why the run ends: 0, or the signal that stopped rank 0, which every rank then exits
+     * with. */
+    cmd.arg = (double)gc_stop_requested();
     return broken(comm, gc_comm_bcast(comm, &cmd, sizeof cmd, 0));
 }
 
@@ -91,6 +100,7 @@ struct follower {
     struct gc_bodies scratch;
     char integrator[24];  /* the scheme's name, which sim.p.integrator points to */
     char force[24];       /* the force method's name, which sim.p.force points to */
+    struct gc_sim_restart restart; /* rank 0's restart time (no records), which sim points to */
 };
 
 static void follower_free(struct follower *fl)
@@ -122,7 +132,9 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     p.fixed_dt = cmd->fixed_dt;
     p.theta = (float)cmd->theta;
     p.profile = cmd->profile;
-    st = gc_sim_init(&fl->sim, backend, comm, &b, &p);
+    memset(&fl->restart, 0, sizeof fl->restart);
+    fl->restart.time = cmd->restart_time;
+    st = gc_sim_init_at(&fl->sim, backend, comm, &b, &p, cmd->restart ? &fl->restart : NULL);
     /* A follower that failed alone has marked the communicator broken; a failure all ranks
      * agreed on leaves it waiting for rank 0's next call. A local allocation failure below
      * is out of step: the next download would wait for it forever. */
@@ -144,8 +156,13 @@ enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm)
         st = broken(comm, gc_comm_bcast(comm, &cmd, sizeof cmd, 0));
         if (st != GC_OK)
             break;
-        if (cmd.op == GC_SIM_OP_STOP)
+        if (cmd.op == GC_SIM_OP_STOP) {
+            if (cmd.arg > 0.0) {
+                gc_stop_request((int)cmd.arg);
+                st = GC_ERR_INTERRUPTED;
+            }
             break;
+        }
         if (cmd.op != GC_SIM_OP_INIT && !fl.sim.live) {
             /* Rank 0 only calls these on a simulation it has: a follower without one lost
              * step earlier. */

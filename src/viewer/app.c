@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "initial.h"
 #include "log.h"
+#include "stop.h"
 
 double gc_app_now(void)
 {
@@ -20,6 +22,11 @@ void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
 {
     if (a->failure != GC_OK)
         return;
+    if (st == GC_ERR_INTERRUPTED) {
+        /* Not a failure: a stop request, which the loops end on (gc_app_report_stop). */
+        a->failure = st;
+        return;
+    }
     a->failure = st;
     a->input.paused = 1;
     snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s (paused; r resets)", what,
@@ -85,11 +92,15 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->input.paused = opt->paused;
     a->frames.auto_steps = 1;
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
-    st = gc_sim_init(&a->sim, backend, comm, initial, &opt->params);
+    {
+        const struct gc_restart *restart = opt->restart;
+        st = gc_sim_init_at(&a->sim, backend, comm, initial, &opt->params,
+                            restart ? &restart->sim : NULL);
+    }
     if (st != GC_OK)
         return st;
     st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
-                           initial);
+                           initial, opt);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);
@@ -130,4 +141,18 @@ void gc_app_reset(struct gc_app *a)
     }
     if (a->stats.energy_state > 0)
         a->stats.drift = 0.0;
+}
+
+void gc_app_report_stop(struct gc_app *a)
+{
+    struct gc_integrator_stats st;
+    char when[64], last[4200];
+    gc_sim_stats(&a->sim, &st);
+    gc_app_time_text(a, 1, when, sizeof when);
+    gc_snapshots_last(&a->snapshots, last, sizeof last);
+    gc_log_warn("stopped by %s at t = %s after %llu %ss and %llu frames; last complete "
+                "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
+                (unsigned long long)st.steps, gc_sim_scheme(&a->sim)->step_noun,
+                (unsigned long long)a->frames.drawn, last,
+                a->picture.capture.rec ? "; the movie is finished up to here" : "");
 }

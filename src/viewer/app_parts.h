@@ -128,6 +128,9 @@ void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
 /* Puts the simulation on hold after a failure and remembers one message for title and HUD;
  * later failures are not reported until a reset. */
 void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what);
+/* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
+ * the last complete snapshot. */
+void gc_app_report_stop(struct gc_app *a);
 void gc_app_reset(struct gc_app *a); /* key 'r' */
 int gc_app_henon(const struct gc_app *a);
 int gc_app_block_steps(const struct gc_app *a);

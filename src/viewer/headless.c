@@ -8,6 +8,7 @@
 
 #include "gl_context_egl.h"
 #include "log.h"
+#include "stop.h"
 
 /* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
  * state), the steps of frame k+1 running while frame k is drawn. The pacer keeps at most two
@@ -19,6 +20,11 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
     struct gc_app_picture *p = &a->picture;
     enum gc_status st = GC_OK;
     for (unsigned f = 0; f < frames && a->failure == GC_OK; f++) {
+        /* A stop request ends the run between frames (the steps ask too, between steps). */
+        if (gc_stop_requested()) {
+            a->failure = GC_ERR_INTERRUPTED;
+            break;
+        }
         st = gc_pacer_begin_frame(&a->frames.pacer);
         if (st != GC_OK)
             break;
@@ -74,6 +80,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     struct gc_integrator_stats before;
     enum gc_status st;
     double t0, elapsed;
+    int interrupted = 0;
     unsigned frames = opt->frames ? opt->frames : 1;
     if (!a)
         return GC_ERR_NOMEM;
@@ -101,18 +108,27 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         gc_sim_stats(&a->sim, &before);
         t0 = gc_app_now();
         st = headless_frames(a, frames);
+        /* Stopped on request: the frames drawn so far are reported and the movie finished
+         * (it plays), as at the end of a run. */
+        interrupted = st == GC_ERR_INTERRUPTED;
+        if (interrupted)
+            st = GC_OK;
         /* Both APIs' work in the timing: a frame whose fence was GL's does not cover steps
          * CUDA queued after it. */
         glFinish();
         if (st == GC_OK)
             st = gc_backend_sync(a->backend);
         elapsed = gc_app_now() - t0;
+        if (interrupted)
+            gc_app_report_stop(a);
         if (st == GC_OK && a->picture.capture.rec)
             st = gc_capture_stop(&a->picture.capture, &rs);
         if (st == GC_OK)
-            report(a, &before, frames, elapsed);
-        if (st == GC_OK && opt->screenshot)
+            report(a, &before, interrupted ? a->frames.drawn : frames, elapsed);
+        if (st == GC_OK && opt->screenshot && !interrupted)
             st = gc_app_picture_save(a, opt->screenshot);
+        if (st == GC_OK && interrupted)
+            st = GC_ERR_INTERRUPTED;
     }
     gc_app_gl_teardown(a);
     gc_egl_destroy(&egl);

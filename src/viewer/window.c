@@ -12,6 +12,7 @@
 #include "gl_context_egl.h"
 #include "gl_context_glx.h"
 #include "log.h"
+#include "stop.h"
 
 /* Longest screen time one window frame may advance camera moves and the exposure (a stall
  * must not make the camera jump). */
@@ -67,6 +68,14 @@ static void on_idle(void *ud)
     double now = gc_app_now();
     if (!a->picture.gl_ready)
         return;
+    /* SIGINT or SIGTERM (the steps stop too, between steps): the movie is finished and
+     * the window closes as on 'q'. */
+    if (gc_stop_requested() || a->failure == GC_ERR_INTERRUPTED) {
+        a->failure = GC_ERR_INTERRUPTED;
+        gc_app_report_stop(a);
+        gc_app_window_quit(a);
+        return;
+    }
     /* The first frame shows the initial state, so --screenshot-after 1 and 'r' agree. */
     if (a->frames.drawn > 0) {
         int busy = !a->input.paused || a->input.step_once;

@@ -125,6 +125,23 @@ static void replace_2d(hid_t f, const char *dset, hsize_t rows, hsize_t cols)
     free(zero);
 }
 
+/* A copy of file `from` with `pad` bytes of text in front: a user block, as h5jam makes. */
+static void prepend(const char *from, const char *to, size_t pad)
+{
+    FILE *in = fopen(at(from), "rb"), *out = fopen(at(to), "wb");
+    char *buf = malloc(1 << 20);
+    size_t n = in && buf ? fread(buf, 1, 1 << 20, in) : 0;
+    for (size_t k = 0; out && k < pad; k++)
+        fputc(k % 64 == 63 ? '\n' : 'u', out);
+    if (!out || n == 0 || fwrite(buf, 1, n, out) != n)
+        fail(to);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(buf);
+}
+
 static void done(hid_t f)
 {
     if (H5Fclose(f) < 0)
@@ -237,6 +254,78 @@ int main(int argc, char **argv)
     {
         double nan = 0.0 / 0.0;
         set_attr(f, "Header", "Time", H5T_NATIVE_DOUBLE, &nan);
+    }
+    done(f);
+
+    /* A good file behind a 512-byte user block: HDF5 finds its signature at byte 512. */
+    prepend("good.hdf5", "userblock.hdf5", 512);
+
+    /* /PartType1 a dataset, where the group should be. */
+    f = open_rw("dataset_group.hdf5");
+    {
+        hsize_t n = 3;
+        double v[3] = {0};
+        hid_t sp, d;
+        H5Ldelete(f, "PartType1", H5P_DEFAULT);
+        sp = H5Screate_simple(1, &n, NULL);
+        d = H5Dcreate2(f, "PartType1", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (d < 0 || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+            fail("dataset_group");
+        H5Dclose(d);
+        H5Sclose(sp);
+    }
+    done(f);
+
+    /* Coordinates as a 3 x 3 x 1 array. */
+    f = open_rw("rank3.hdf5");
+    {
+        hsize_t dims[3] = {3, 3, 1};
+        float v[9] = {0};
+        hid_t sp, d;
+        H5Ldelete(f, "PartType1/Coordinates", H5P_DEFAULT);
+        sp = H5Screate_simple(3, dims, NULL);
+        d = H5Dcreate2(f, "PartType1/Coordinates", H5T_IEEE_F32LE, sp, H5P_DEFAULT, H5P_DEFAULT,
+                       H5P_DEFAULT);
+        if (d < 0 || H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+            fail("rank3");
+        H5Dclose(d);
+        H5Sclose(sp);
+    }
+    done(f);
+
+    /* Signed 64-bit IDs, the first -1 (read as unsigned, -1 became 0). */
+    f = open_rw("negative_id.hdf5");
+    {
+        hsize_t n = 3;
+        long long id[3] = {-1, 5, 8};
+        hid_t sp, d;
+        H5Ldelete(f, "PartType1/ParticleIDs", H5P_DEFAULT);
+        sp = H5Screate_simple(1, &n, NULL);
+        d = H5Dcreate2(f, "PartType1/ParticleIDs", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
+                       H5P_DEFAULT);
+        if (d < 0 || H5Dwrite(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, id) < 0)
+            fail("negative_id");
+        H5Dclose(d);
+        H5Sclose(sp);
+    }
+    done(f);
+
+    f = open_rw("huge_time.hdf5");
+    {
+        double big = 1e308;
+        set_attr(f, "Header", "Time", H5T_NATIVE_DOUBLE, &big);
+    }
+    done(f);
+
+    /* The header counts PartType1 only; PartType2 and 3 hold bodies all the same. */
+    f = open_rw("uncounted.hdf5");
+    {
+        unsigned n[6] = {0, 3, 0, 0, 0, 0};
+        set_attr(f, "Header", "NumPart_ThisFile", H5T_NATIVE_UINT, n);
+        set_attr(f, "Header", "NumPart_Total", H5T_NATIVE_UINT, n);
+        /* IDs 1..3: the counted group alone is a valid set of 3 bodies. */
+        for (unsigned long long id = 1; id <= 3; id++)
+            set(f, "PartType1/ParticleIDs", id - 1, -1, H5T_NATIVE_ULLONG, &id);
     }
     done(f);
 

@@ -72,6 +72,19 @@ expect 2 "bad_galaxy.hdf5: PartType1/GalaxyIndex\[0\] = 7, expected 0 or 1" -- -
 expect 2 "nan_time.hdf5: /Header Time is not finite" -- --data "$d/nan_time.hdf5" "${run[@]}"
 expect 1 "truncated.hdf5: not a readable HDF5 file \(truncated or corrupt\?\)" -- --data "$d/truncated.hdf5" "${run[@]}"
 expect 2 "text.hdf5: not an HDF5 file" -- --data "$d/text.hdf5" "${run[@]}"
+# Each message names the file, the object and the real cause.
+mkdir -p "$d/folder.hdf5"
+expect 2 "folder.hdf5: is a folder, not a file of bodies" -- --data "$d/folder.hdf5" "${run[@]}"
+expect 0 "userblock.hdf5: snapshot of 9 bodies at t = 0.5" -- --data "$d/userblock.hdf5" "${run[@]}"
+expect 2 "dataset_group.hdf5: /PartType1 is a dataset, not a group of bodies" -- --data "$d/dataset_group.hdf5" "${run[@]}"
+expect 2 "rank3.hdf5: PartType1/Coordinates has shape 3 x 3 x 1, expected 3 x 3" -- --data "$d/rank3.hdf5" "${run[@]}"
+expect 2 "negative_id.hdf5: PartType1/ParticleIDs\[0\] = -1 is out of range" -- --data "$d/negative_id.hdf5" "${run[@]}"
+expect 2 "huge_time.hdf5: /Header Time = 1e\+308 is out of range" -- --data "$d/huge_time.hdf5" "${run[@]}"
+# A corrupt chunk index claiming 4 GB for five IDs (found by fuzzing under a memory limit):
+# refused before libhdf5 allocates what it claims.
+expect 2 "oom_chunk_size.hdf5: PartType2/ParticleIDs claims more storage than its values can fill" -- --data "$corpus/oom_chunk_size.hdf5" "${run[@]}"
+# Bodies the header does not count are not left out in silence.
+expect 2 "uncounted.hdf5: /PartType2 holds 3 bodies but /Header NumPart_ThisFile\[2\] counts 0" -- --data "$d/uncounted.hdf5" "${run[@]}"
 expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"
 
 # The schedule's own options.

@@ -20,7 +20,7 @@ static const double want_mass[6] = {0.817421, 1.712538, 0.430641, 0.902210, 10.2
 
 int main(void)
 {
-    /* issue 5: "every N ... up to 10 million works". 10 M bodies are 330 MB of host arrays;
+    /* Every N up to 10 million must work. 10 M bodies are 330 MB of host arrays;
      * when the machine cannot give that, the build must say so (GC_ERR_NOMEM), not crash. */
     const size_t n = 10000000;
     /* 5 M bodies a galaxy, 40% disk, 20% bulge, 40% halo (model_galaxy.h): exact at this n. */

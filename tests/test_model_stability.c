@@ -1,4 +1,4 @@
-/* Isolated built-in galaxy on the CPU backend: the disk must stay a disk (issue 5). */
+/* Isolated built-in galaxy on the CPU backend: the disk must stay a disk. */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +170,7 @@ int main(void)
     gc_diagnostics_compute(&b1, sp.eps, &d1);
     printf("energy drift %.3e\n", (d1.energy - d0.energy) / fabs(d0.energy));
 
-    /* Initial virial ratio (issue 5: within 0.1 of 1): the Jeans velocities of bulge and
+    /* Initial virial ratio (within 0.1 of 1): the Jeans velocities of bulge and
      * halo and the disk's rotation together balance the potential. */
     CHECK(d0.potential < 0.0);
     CHECK_NEAR(2.0 * d0.kinetic / fabs(d0.potential), 1.0, 0.1);
@@ -193,13 +193,13 @@ int main(void)
      * wrong velocities shows it within one epicycle (~7 time units at R_1/2): without
      * rotation R_1/2 falls by more than half, with 1.3x the rotation it grows by >15%.
      *
-     * Half-mass radius (issue 5: within 10%), at every sample, so a transient ring or bar
+     * Half-mass radius (within 10%), at every sample, so a transient ring or bar
      * fails too. Measured: +7% at most (the Dubinski table's own galaxy A, thinned to the
      * same N: +6%). */
     CHECK_LT(1.0 - rlo / r0, 0.10);
     CHECK_LT(rhi / r0 - 1.0, 0.10);
 
-    /* Thickness (issue 5: within 30%). At this N the disk thickens steadily for a reason
+    /* Thickness (within 30%). At this N the disk thickens steadily for a reason
      * that is not the initial conditions: halo bodies are 12.5x heavier than disk bodies and
      * their passages heat the thin disk (two-body heating, Lacey & Ostriker 1985; rate ~
      * m_halo, so ~1/N). Measured at N = 8192 over 10 time units: the Dubinski table's

@@ -83,7 +83,7 @@ static void test_forces(struct gc_backend *be)
     CHECK(random_ball(&b, 3001, 2.0, 0.0, 11));
     force_error(&b, be, 0.025f, &rms, &worst);
     printf("forces, random ball N=3001: relative RMS error %.3g, worst body %.3g\n", rms, worst);
-    /* float32 pair terms carry ~6e-8 rounding; the issue asks for < 1e-5 */
+    /* float32 pair terms carry ~6e-8 rounding; the tolerance is 1e-5 */
     CHECK_LT(rms, 1e-5);
     CHECK_LT(worst, 1e-4);
     gc_bodies_free(&b);

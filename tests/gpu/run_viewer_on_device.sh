@@ -75,7 +75,7 @@ fi
 export LD_LIBRARY_PATH=$T/viewer/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 NV_EGL=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f "$NV_EGL" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-$NV_EGL}
-# `after` (this tree's viewer) and `before` (the one before issue 11), each with its own
+# `after` (this tree's viewer) and `before` (a build of BEFORE_REF), each with its own
 # shaders: commands on the PATH, so that timeout can run them.
 mkdir -p "$T/run"
 printf '#!/bin/sh\nGC_SHADER_DIR=%s exec %s "$@"\n' "$T/viewer/shaders" "$T/viewer/bin/galaxy" >"$T/run/after"
@@ -388,7 +388,7 @@ if [ "$VENDOR" = nvidia ]; then
     check window-81920-nvidia-gl $?
 fi
 window_run window_1048576 $VENDOR -n $NBIG
-# The collisional mode live (issue 9): a Plummer cluster under hermite4 block steps.
+# The collisional mode live: a Plummer cluster under hermite4 block steps.
 window_run window_plummer_h4 $VENDOR --model plummer -n 16384 --integrator hermite4
 if [ "$VENDOR" = nvidia ] && ! grep -q "on NVIDIA" "$T/window_81920.log"; then
     echo "NVIDIA's GLX did not give the window a context; Mesa's, for comparison:"

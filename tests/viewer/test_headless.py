@@ -87,10 +87,10 @@ ratio = light[1] / light[0] if light[0] else 0.0
 check(0.8 < ratio < 1.25, "the picture does not depend on N: total light at 32768 / 2048 "
       "bodies = %.3f (0.8 to 1.25)" % ratio)
 
-# Frame pacing, the fix for 1M bodies never finishing on an H100 (issue 11, run of 2026-11-22:
-# the host queued all 60 frames of 0.5 s steps at once behind CUDA-GL hand-overs). The CPU
-# cannot hang that way; what is checked is the rule that prevents it: never more than two
-# frames in flight, and steps slower than 0.05 s waited for on the host every frame.
+# Frame pacing, the fix for 1M bodies never finishing on an H100 (the host queued all 60
+# frames of 0.5 s steps at once behind CUDA-GL hand-overs). The CPU cannot hang that way;
+# what is checked is the rule that prevents it: never more than two frames in flight, and
+# steps slower than 0.05 s waited for on the host every frame.
 p = run(60, os.path.join(tmp, "unused.png"), ["--substeps", "1"])
 m = re.search(r"frames in flight: at most (\d+) \(limit (\d+)\)", p.stderr)
 check(p.returncode == 0 and "60 frames, 59 steps" in p.stderr, "--frames 60 --substeps 1 "

@@ -3,7 +3,8 @@
 #ifndef GC_SNAPSHOT_HDF5_READER_H
 #define GC_SNAPSHOT_HDF5_READER_H
 
-/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_read.c the rest. */
+/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_state.c the
+ * integrator state, snapshot_hdf5_read.c the rest. */
 #include <stddef.h>
 
 #include "snapshot_hdf5.h"
@@ -43,5 +44,19 @@ int gc_snapshot_hdf5_get_component(const struct gc_snapshot_reader *r, hid_t g,
  * file has none, -1 on a logged error. */
 int gc_snapshot_hdf5_get_parameters(const struct gc_snapshot_reader *r,
                                     struct gc_snapshot_run *run);
+
+/* Why dataset d (values of type t, n of them) cannot be read safely, or NULL: libhdf5
+ * allocates what the file claims, so claims beyond what n values can fill are refused. */
+const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n);
+
+/* Opens group /name into *g: *g stays invalid when there is no such object; an object of
+ * another kind is a logged error (GC_ERR_PARSE). */
+enum gc_status gc_snapshot_hdf5_open_group(const struct gc_snapshot_reader *r, const char *name,
+                                           hid_t *g);
+
+/* /IntegratorState (when present) into run->records: one record per body, in run order;
+ * run->nrecords = n when read. Problems are logged; the run's records are freed on error. */
+enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, size_t n,
+                                           struct gc_snapshot_run *run);
 
 #endif

@@ -227,10 +227,10 @@ void gc_camera_view(const struct gc_camera *c, float m[16])
 
 void gc_camera_clip(const struct gc_camera *c, float *znear, float *zfar)
 {
-    /* The framed system lies within ~2 fit radii of the target, and fit radius is about
-     * distance / 3; bodies flung further out may be clipped at the far plane, which sits
-     * well past them. A near plane at 1% of the distance keeps depth precision irrelevant
-     * (no depth test is used: sprites are blended additively). */
+    /* The framed stars lie within about one distance of the target (the home view fills
+     * the frame with them); halos and bodies flung further out may be clipped at the far
+     * plane, which sits well past them. A near plane at 1% of the distance keeps depth
+     * precision irrelevant (no depth test is used: sprites are blended additively). */
     *znear = 0.01f * c->distance;
     *zfar = 10.0f * c->distance + 200.0f;
 }

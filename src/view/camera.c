@@ -148,6 +148,31 @@ void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, s
     c->max_distance = 20.0f * c->distance;
 }
 
+float gc_camera_sphere_distance(const struct gc_camera *c, const float *pos4, const uint8_t *tag,
+                                size_t n)
+{
+    float r = FIT_DEFAULT_RADIUS;
+    float *s = pos4 && n > 0 ? malloc(4 * sizeof *s * FIT_SAMPLES) : NULL;
+    if (s) {
+        const size_t m = sample(pos4, tag, n, s);
+        double mean[3] = {0, 0, 0};
+        for (size_t i = 0; i < m; i++)
+            for (int k = 0; k < 3; k++)
+                mean[k] += s[4 * i + k] / (double)m;
+        /* The radii overwrite the samples' first m floats, read before they are written. */
+        for (size_t i = 0; i < m; i++) {
+            const double dx = s[4 * i] - mean[0], dy = s[4 * i + 1] - mean[1],
+                         dz = s[4 * i + 2] - mean[2];
+            s[i] = (float)sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        r = m > 0 ? quantile(s, m, 0.95f) : 1.0f;
+        free(s);
+        if (!(r > 1e-3f) || !isfinite(r))
+            r = 1.0f;
+    }
+    return gc_camera_distance_for(c, r);
+}
+
 void gc_camera_rotate(struct gc_camera *c, float dx, float dy)
 {
     float s = GC_CAMERA_DEG_PER_PIXEL * PI_F / 180.0f;

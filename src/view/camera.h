@@ -41,6 +41,11 @@ struct gc_camera {
  * extent). Zoom limits: 1/50 to 20 times the fitted distance. */
 void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
                    float aspect);
+/* Distance at which a sphere holding 95% of the stars (as gc_camera_fit chooses them) about
+ * their mean fills c's view with a 15% margin: the scale of the views that frame spheres
+ * (the presets, the tour), and so the distance at which sprites have their base size. */
+float gc_camera_sphere_distance(const struct gc_camera *c, const float *pos4, const uint8_t *tag,
+                                size_t n);
 /* Drag by (dx, dy) pixels: yaw and pitch change by GC_CAMERA_DEG_PER_PIXEL each; pitch is
  * clamped short of the poles so the up vector stays defined. */
 void gc_camera_rotate(struct gc_camera *c, float dx, float dy);

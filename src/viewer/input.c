@@ -31,6 +31,8 @@ void gc_app_view_init(struct gc_app *a)
      * in the window as it opens. */
     gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n,
                   (float)a->picture.fb_w / (float)(a->picture.fb_h > 0 ? a->picture.fb_h : 1));
+    a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
+                                                        a->initial->tag, a->initial->n);
     gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
 }
 

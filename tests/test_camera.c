@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bodies.h"
 #include "camera.h"
 #include "check.h"
 
@@ -37,12 +38,13 @@ static void test_fit(void)
         }
         p[4 * i + 3] = 1.0f;
     }
-    gc_camera_fit(&c, p, N);
-    CHECK_NEAR(c.target[0], 10.0f, 0.5f);
-    CHECK_NEAR(c.target[1], 0.0f, 0.5f);
-    /* Every body must be inside the view frustum of a square viewport. */
+    gc_camera_fit(&c, p, NULL, N, 1.0f);
+    /* Every body must be inside the view frustum of a square viewport, the pair centred
+     * in the picture (the target between the clumps, nearer the far one: perspective). */
+    CHECK_LT(-5.0f, c.target[0]);
+    CHECK_LT(c.target[0], 25.0f);
     {
-        float v[16], pr[16], mvp[16], q[4];
+        float v[16], pr[16], mvp[16], q[4], lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
         int outside = 0;
         gc_camera_view(&c, v);
         gc_camera_projection(&c, 1.0f, pr);
@@ -52,24 +54,126 @@ static void test_fit(void)
             if (q[3] <= 0.0f || fabsf(q[0] / q[3]) > 1.0f || fabsf(q[1] / q[3]) > 1.0f ||
                 fabsf(q[2] / q[3]) > 1.0f)
                 outside++;
+            for (int k = 0; k < 2; k++) {
+                lo[k] = fminf(lo[k], q[k] / q[3]);
+                hi[k] = fmaxf(hi[k], q[k] / q[3]);
+            }
         }
         CHECK(outside == 0);
+        CHECK_NEAR(lo[0] + hi[0], 0.0, 0.1);
+        CHECK_NEAR(lo[1] + hi[1], 0.0, 0.1);
     }
     /* ...and not be a speck: the system spans a good part of the view. */
     CHECK_LT(c.distance, 120.0f);
     CHECK_LT(30.0f, c.distance);
     free(p);
 
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     CHECK(c.distance > 40.0f);
     CHECK(isfinite(c.distance));
+}
+
+/* A galaxy pair as the viewer starts it: two flattened star clusters 30 units apart, each
+ * inside a dark halo ten times wider (hidden by default), and 0.25% of the stars flung far
+ * out. The home view must frame the stars in a 16:10 window: both clusters whole on screen,
+ * and together covering most of the frame in the direction that binds (the sphere around
+ * all stars that the first fit used left them in about half the frame height). */
+static void test_fit_pair(void)
+{
+    enum { STARS = 4000, HALO = 12000, N = STARS + HALO };
+    const float aspect = 1.6f;
+    float *p = calloc(4 * N, sizeof *p);
+    uint8_t *tag = calloc(N, 1);
+    unsigned s = 777;
+    CHECK(p != NULL && tag != NULL);
+    if (!p || !tag) {
+        free(p);
+        free(tag);
+        return;
+    }
+    /* The pair along x (height binds at the default angle), then along y (width binds). */
+    for (int axis = 0; axis < 2; axis++) {
+        struct gc_camera c;
+        float v[16], pr[16], mvp[16], q[4];
+        float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+        int outside = 0;
+        for (int i = 0; i < N; i++) {
+            float u[3], l = 0.0f;
+            for (int k = 0; k < 3; k++) {
+                s = s * 1103515245u + 12345u;
+                u[k] = (float)(s >> 8) / 16777216.0f - 0.5f;
+                l += u[k] * u[k];
+            }
+            l = sqrtf(l) + 1e-6f;
+            for (int k = 0; k < 3; k++)
+                p[4 * i + k] = 0.0f;
+            if (i < STARS) {
+                /* Disks of radius 4, 0.5 thick, centred at -5 and 25 along the axis. */
+                p[4 * i + axis] = (i % 2 ? -5.0f : 25.0f) + 8.0f * u[0];
+                p[4 * i + 1 - axis] = 8.0f * u[1];
+                p[4 * i + 2] = 1.0f * u[2];
+                tag[i] = GC_TAG(i % 2, i % 7 ? GC_DISK : GC_BULGE);
+                if (i % 400 == 3) /* an escaper, 150 units out */
+                    for (int k = 0; k < 3; k++)
+                        p[4 * i + k] = 150.0f * u[k] / l;
+            } else {
+                float r = 30.0f + 120.0f * (float)(s >> 8) / 16777216.0f;
+                for (int k = 0; k < 3; k++)
+                    p[4 * i + k] = r * u[k] / l + (k == axis ? 10.0f : 0.0f);
+                tag[i] = GC_TAG(i % 2, GC_HALO);
+            }
+            p[4 * i + 3] = i < STARS ? 1e-3f : 1e-2f;
+        }
+        gc_camera_fit(&c, p, tag, N, aspect);
+        gc_camera_view(&c, v);
+        gc_camera_projection(&c, aspect, pr);
+        gc_camera_mat_mul(pr, v, mvp);
+        for (int i = 0; i < STARS; i++) {
+            if (i % 400 == 3)
+                continue;
+            xform(mvp, &p[4 * i], q);
+            if (q[3] <= 0.0f || fabsf(q[0] / q[3]) > 1.0f || fabsf(q[1] / q[3]) > 1.0f) {
+                outside++;
+                continue;
+            }
+            for (int k = 0; k < 2; k++) {
+                lo[k] = fminf(lo[k], q[k] / q[3]);
+                hi[k] = fmaxf(hi[k], q[k] / q[3]);
+            }
+        }
+        /* Both clusters whole in the frame... */
+        CHECK(outside == 0);
+        /* ...covering at least 60% of the frame's height or width, whichever binds (NDC
+         * spans 2 across the frame), and centred on it. */
+        CHECK_LT(0.6, 0.5 * fmaxf(hi[0] - lo[0], hi[1] - lo[1]));
+        if (axis == 0)
+            CHECK_LT(0.6, 0.5 * (hi[1] - lo[1]));
+        CHECK_NEAR(lo[0] + hi[0], 0.0, 0.15);
+        CHECK_NEAR(lo[1] + hi[1], 0.0, 0.15);
+        CHECK(c.min_distance < c.distance && c.distance < c.max_distance);
+    }
+
+    /* Only halo bodies (a dark-matter-only set): framed all the same, not the default. */
+    {
+        struct gc_camera c;
+        for (int i = 0; i < 100; i++) {
+            for (int k = 0; k < 3; k++)
+                p[4 * i + k] = (k == 0 ? 2.0f : 0.0f) * (float)((i % 3) - 1);
+            p[4 * i + 3] = 1.0f;
+            tag[i] = GC_TAG(0, GC_HALO);
+        }
+        gc_camera_fit(&c, p, tag, 100, aspect);
+        CHECK(isfinite(c.distance) && c.distance > 0.0f && c.distance < 20.0f);
+    }
+    free(p);
+    free(tag);
 }
 
 static void test_view(void)
 {
     struct gc_camera c;
     float v[16], e[3], q[4];
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     c.target[0] = 3.0f;
     c.target[1] = -2.0f;
     c.target[2] = 1.0f;
@@ -102,7 +206,7 @@ static void test_projection(void)
 {
     struct gc_camera c;
     float p[16], n, f, q[4];
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     gc_camera_projection(&c, 1.6f, p);
     gc_camera_clip(&c, &n, &f);
     CHECK(n > 0.0f && f > n);
@@ -125,7 +229,7 @@ static void test_controls(void)
 {
     struct gc_camera c;
     float d0, t0[3], e[3];
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     d0 = c.distance;
     gc_camera_zoom(&c, 0.5f);
     CHECK_NEAR(c.distance, 0.5f * d0, 1e-4f * d0);
@@ -137,7 +241,7 @@ static void test_controls(void)
     CHECK_NEAR(c.distance, c.max_distance, 1e-3f);
 
     /* Rotation keeps the distance and clamps the pitch short of the pole. */
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     gc_camera_rotate(&c, 100.0f, 100000.0f);
     CHECK(c.pitch < 1.5708f && c.pitch > 1.5f);
     gc_camera_eye(&c, e);
@@ -146,7 +250,7 @@ static void test_controls(void)
     CHECK(c.pitch > -1.5708f && c.pitch < -1.5f);
 
     /* Panning moves the target perpendicular to the view direction, by the on-screen amount. */
-    gc_camera_fit(&c, NULL, 0);
+    gc_camera_fit(&c, NULL, NULL, 0, 1.0f);
     for (int k = 0; k < 3; k++)
         t0[k] = c.target[k];
     gc_camera_pan(&c, 0.0f, 100.0f, 800.0f);
@@ -169,7 +273,7 @@ static void test_moves(void)
     struct gc_camera a, b, m;
     float eye[3], d[3], l;
     static const float dirs[3][3] = {{1.0f, 2.0f, 3.0f}, {0.0f, -1.0f, 0.0f}, {-3.0f, 0.0f, -1.0f}};
-    gc_camera_fit(&a, NULL, 0);
+    gc_camera_fit(&a, NULL, NULL, 0, 1.0f);
     /* look_from: the eye ends up in the asked direction from the target. */
     for (int t = 0; t < 3; t++) {
         b = a;
@@ -191,7 +295,7 @@ static void test_moves(void)
         gc_camera_look_from(&m, zero);
         CHECK(m.pitch == b.pitch && m.yaw == b.yaw);
     }
-    /* distance_for frames the radius as gc_camera_fit does (15% margin). */
+    /* distance_for frames the radius as gc_camera_fit frames no bodies (15% margin). */
     CHECK_NEAR(gc_camera_distance_for(&a, 40.0f), a.distance, 1e-3 * a.distance);
     /* Ease: 0 and 1 at the ends, at rest there, symmetric, clamped. */
     CHECK(gc_camera_ease(0.0f) == 0.0f && gc_camera_ease(1.0f) == 1.0f);
@@ -226,6 +330,7 @@ static void test_moves(void)
 int main(void)
 {
     test_fit();
+    test_fit_pair();
     test_view();
     test_projection();
     test_controls();

@@ -150,7 +150,7 @@ static void test_presets(const struct gc_bodies *b, const struct gc_track *t)
     struct gc_camera home, cam;
     struct gc_director d;
     float dir[3], axis[3] = {0.0f, 0.0f, 0.0f}, start_dist;
-    gc_camera_fit(&home, b->pos, b->n);
+    gc_camera_fit(&home, b->pos, b->tag, b->n, 1.6f);
     cam = home;
     gc_director_init(&d, &home, t->orbit_axis);
     CHECK(!gc_director_following(&d));

@@ -4,6 +4,7 @@
 #define GC_CAMERA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,10 +24,28 @@ struct gc_camera {
 /* Degrees per pixel of a left-drag rotation. */
 #define GC_CAMERA_DEG_PER_PIXEL 0.3f
 
-/* Frames n bodies (float4 x, y, z, mass each): target = mean position, distance chosen so a
- * sphere holding 95% of the bodies fills the view. n = 0 frames a sphere of radius 40 (the
- * Dubinski data's extent). */
-void gc_camera_fit(struct gc_camera *c, const float *pos4, size_t n);
+/* Fraction of the luminous bodies gc_camera_fit keeps in the frame: the rest (escapers, a
+ * stray star) may fall outside rather than shrink the picture. */
+#define GC_CAMERA_FIT_KEEP 0.995f
+/* Fraction of the frame's height (or width, whichever binds) those bodies fill. */
+#define GC_CAMERA_FIT_FILL 0.8f
+
+/* The starting view of n bodies (float4 x, y, z, mass each) in a viewport of the given
+ * aspect (width / height; <= 0 means 1), seen from the default angle: frames what is drawn,
+ * the stars, not the dark halo. tag: the bodies' gc_bodies tags, or NULL when every body is
+ * a star; halo bodies are left out unless there is nothing else. The target is the centre
+ * of the stars' box on screen, and the distance the smallest at which GC_CAMERA_FIT_KEEP of
+ * them lie within GC_CAMERA_FIT_FILL of the frame (in perspective, so two galaxies side by
+ * side fill the frame rather than a sphere around them). At most 16,384 bodies, evenly
+ * strided, are looked at. n = 0 frames a sphere of radius 40 (the Dubinski data's
+ * extent). Zoom limits: 1/50 to 20 times the fitted distance. */
+void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
+                   float aspect);
+/* Distance at which a sphere holding 95% of the stars (as gc_camera_fit chooses them) about
+ * their mean fills c's view with a 15% margin: the scale of the views that frame spheres
+ * (the presets, the tour), and so the distance at which sprites have their base size. */
+float gc_camera_sphere_distance(const struct gc_camera *c, const float *pos4, const uint8_t *tag,
+                                size_t n);
 /* Drag by (dx, dy) pixels: yaw and pitch change by GC_CAMERA_DEG_PER_PIXEL each; pitch is
  * clamped short of the poles so the up vector stays defined. */
 void gc_camera_rotate(struct gc_camera *c, float dx, float dy);
@@ -48,7 +67,7 @@ void gc_camera_clip(const struct gc_camera *c, float *znear, float *zfar);
  * nothing. */
 void gc_camera_look_from(struct gc_camera *c, const float dir[3]);
 /* Distance at which a sphere of radius r around the target fills the view with a 15%
- * margin (as gc_camera_fit frames). */
+ * margin (as gc_camera_fit frames an empty set). */
 float gc_camera_distance_for(const struct gc_camera *c, float r);
 /* Blend of two cameras at s in [0, 1] (0 = a, 1 = b): target linearly, distance
  * geometrically (a zoom looks even), yaw the short way round, pitch linearly; fov and limits

@@ -61,6 +61,8 @@ struct gc_app_picture {
 /* The view's (input.c): camera, the director's moves and where the galaxies are. */
 struct gc_app_view {
     struct gc_camera camera, home;   /* current view and the one 'r' restores */
+    float sprite_distance;           /* where sprites have their base size (the sphere-framed
+                                      * views' scale: the home view is nearer) */
     struct gc_director director;     /* presets, moves, auto-orbit, tour */
     struct gc_track track;           /* where the galaxies are (valid when track_ok) */
     int track_ok;

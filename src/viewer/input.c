@@ -16,23 +16,6 @@
 #define TRACK_EVERY 15u
 #define TRACK_SAMPLES 32768
 
-/* The home view frames the stars: dark matter, hidden by default, spreads ~10x wider. */
-static void fit_home(struct gc_app *a)
-{
-    const struct gc_bodies *b = a->initial;
-    float *p = malloc(b->n * 4 * sizeof *p);
-    size_t m = 0;
-    if (p)
-        for (size_t i = 0; i < b->n; i++)
-            if (GC_TAG_COMPONENT(b->tag[i]) != GC_HALO)
-                memcpy(&p[4 * m++], &b->pos[4 * i], 4 * sizeof *p);
-    if (m > 0)
-        gc_camera_fit(&a->view.home, p, m);
-    else
-        gc_camera_fit(&a->view.home, b->pos, b->n);
-    free(p);
-}
-
 void gc_app_view_init(struct gc_app *a)
 {
     struct gc_track t0;
@@ -44,7 +27,12 @@ void gc_app_view_init(struct gc_app *a)
         a->view.track = t0;
         a->view.track_ok = 1;
     }
-    fit_home(a);
+    /* The home view frames the stars (dark matter, hidden by default, spreads ~10x wider)
+     * in the window as it opens. */
+    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n,
+                  (float)a->picture.fb_w / (float)(a->picture.fb_h > 0 ? a->picture.fb_h : 1));
+    a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
+                                                        a->initial->tag, a->initial->n);
     gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
 }
 

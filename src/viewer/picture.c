@@ -21,7 +21,7 @@ enum gc_status gc_app_picture_init(struct gc_app *a)
     enum gc_status st = gc_shader_find_dir(p->shader_dir, sizeof p->shader_dir);
     if (st != GC_OK)
         return st;
-    st = gc_render_init(&p->render, p->shader_dir, a->initial, a->view.home.distance);
+    st = gc_render_init(&p->render, p->shader_dir, a->initial, a->view.sprite_distance);
     if (st != GC_OK)
         return st;
     st = gc_post_init(&p->post, p->shader_dir);

@@ -58,7 +58,7 @@ struct gc_render {
 
 /* Creates the program from shader_dir/particles.*, the buffers for `initial` (positions,
  * velocities and tags uploaded at once so the first frame shows them) and host staging.
- * ref_distance is the initial camera distance. Needs a current GL 3.3 context. */
+ * ref_distance: where sprites have their base size. Needs a current GL 3.3 context. */
 enum gc_status gc_render_init(struct gc_render *r, const char *shader_dir,
                               const struct gc_bodies *initial, float ref_distance);
 /* The buffer description to pass to gc_backend_export_positions. */

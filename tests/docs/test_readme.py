@@ -36,7 +36,8 @@ def setup(src):
     check(test == ["scripts/install-deps test", configure, build,
                    "ctest --test-dir build --output-on-failure"],
           "2nd block installs (test group), configures, builds, runs ctest: %s" % test)
-    check(blocks[2].strip() == "./build/galaxy --headless --frames 300 --screenshot out.png",
+    check(blocks[2].strip() == ("./build/galaxy --headless --frames 30 --substeps 100 "
+                                "--screenshot out.png"),
           "3rd block is the picture without a display: %r" % blocks[2].strip())
     deps = open(os.path.join(src, "scripts", "install-deps"), encoding="utf-8").read()
     check(re.search(r"^\s*test\)", deps, re.M) is not None, "scripts/install-deps has a test group")

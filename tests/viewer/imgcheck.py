@@ -130,3 +130,41 @@ def blue_share_spread(img, box=None, level=LIT):
                 s2 += f * f
                 n += 1
     return max(0.0, s2 / n - (s / n) ** 2) ** 0.5 if n else 0.0
+
+
+
+def lit_box(img, trim=0.005, level=LIT):
+    """Box (x0, y0, x1, y1, inclusive) of the lit pixels, leaving out a fraction trim of them
+    at each side (a stray star does not count); None if nothing is lit."""
+    rows, cols = [0] * img.h, [0] * img.w
+    for y, r in enumerate(img.rows):
+        for x in range(img.w):
+            if max(r[3 * x], r[3 * x + 1], r[3 * x + 2]) > level:
+                rows[y] += 1
+                cols[x] += 1
+    total = sum(rows)
+    if total == 0:
+        return None
+
+    def edges(counts):
+        cut, seen, lo, hi = trim * total, 0, 0, len(counts) - 1
+        for i, n in enumerate(counts):
+            seen += n
+            if seen > cut:
+                lo = i
+                break
+        seen = 0
+        for i in range(len(counts) - 1, -1, -1):
+            seen += counts[i]
+            if seen > cut:
+                hi = i
+                break
+        return lo, hi
+    (x0, x1), (y0, y1) = edges(cols), edges(rows)
+    return x0, y0, x1, y1
+
+
+def lit_rows_span(img, trim=0.005, level=LIT):
+    """Fraction of the height spanned by lit_box; 0 if nothing is lit."""
+    box = lit_box(img, trim, level)
+    return (box[3] - box[1] + 1) / img.h if box else 0.0

@@ -87,6 +87,21 @@ ratio = light[1] / light[0] if light[0] else 0.0
 check(0.8 < ratio < 1.25, "the picture does not depend on N: total light at 32768 / 2048 "
       "bodies = %.3f (0.8 to 1.25)" % ratio)
 
+# The first view frames the stars, not the dark halo: at t = 0 the galaxy pair (the built-in
+# model, and the Dubinski table where it is found) spans most of a 16:10 frame's height. The
+# first fit, a sphere around all the stars, left the pair in about half of it (0.45 to 0.47
+# here); the fit in the picture's own perspective puts it at about 0.8.
+framed = [("built-in model", [])] + ([("Dubinski table", ["--data", data])] if source else [])
+for name, extra in framed:
+    path = os.path.join(tmp, "headless_framed_%s.png" % name.split()[0].lower())
+    p = subprocess.run([galaxy, "--headless", "--frames", "1", "--size", "640x400",
+                        "--screenshot", path] + extra, env=env, capture_output=True, text=True,
+                       timeout=90)
+    sys.stdout.write(p.stderr)
+    span = imgcheck.lit_rows_span(imgcheck.read_png(path)) if os.path.exists(path) else 0.0
+    check(span >= 0.65, "%s at t = 0: the stars span %.2f of the frame height (>= 0.65)"
+          % (name, span))
+
 # Frame pacing, the fix for 1M bodies never finishing on an H100 (the host queued all 60
 # frames of 0.5 s steps at once behind CUDA-GL hand-overs). The CPU cannot hang that way;
 # what is checked is the rule that prevents it: never more than two frames in flight, and

@@ -289,7 +289,9 @@ def keys_and_mouse():
             img = shot("view_%s" % name)
             d = imgcheck.diff_fraction(base, img, centre)
             check(d > 0.005, "'%s' turns to the %s view (%.4f of pixels differ)" % (key, name, d))
-            d = imgcheck.diff_fraction(mid, img, centre)
+            # Sprites keep the home view's scale; the presets sit well beyond the (filled)
+            # home view, so their sprites are small and faint: count faint changes too.
+            d = imgcheck.diff_fraction(mid, img, centre, tol=4)
             check(d > 0.002, "'%s' moves there smoothly (%.4f of pixels differ half way)"
                   % (key, d))
         img = shot("view_home", ["r"])
@@ -359,7 +361,9 @@ def keys_and_mouse():
         check(d > 0.01, "left-drag rotates the view (%.4f of pixels differ)" % d)
         img = shot("camera_reset", ["r"])
         check(imgcheck.diff_fraction(base, img, tol=0) == 0.0, "'r' resets the camera too")
-        # Wheel (X buttons 4/5) and right-drag zoom: nearer means more lit pixels.
+        # Wheel (X buttons 4/5) and right-drag zoom: nearer means more lit pixels. The home
+        # view fills the frame, so zooming in moves the galaxies out of the central box:
+        # count the whole frame.
         xdo("mousemove", "--window", wid, 320, 200)
         for _ in range(4):
             xdo("click", 4)
@@ -368,7 +372,7 @@ def keys_and_mouse():
         for _ in range(4):
             xdo("click", 5)
         far = shot("wheel_out")
-        ln, lf, l0 = (imgcheck.lit_fraction(x, centre) for x in (near, far, base))
+        ln, lf, l0 = (imgcheck.lit_fraction(x) for x in (near, far, base))
         check(ln > l0 > lf, "wheel zooms in and out: lit %.4f (in) > %.4f > %.4f (out)"
               % (ln, l0, lf))
         xdo("key", "--window", wid, "r")
@@ -379,7 +383,7 @@ def keys_and_mouse():
             time.sleep(0.05)
         xdo("mouseup", 3)
         img = shot("right_drag")
-        check(imgcheck.lit_fraction(img, centre) > l0, "right-drag up zooms in")
+        check(imgcheck.lit_fraction(img) > l0, "right-drag up zooms in")
         xdo("key", "--window", wid, "r")
         xdo("mousemove", "--window", wid, 320, 200)
         xdo("mousedown", 2)
@@ -388,12 +392,11 @@ def keys_and_mouse():
             time.sleep(0.05)
         xdo("mouseup", 2)
         img = shot("pan")
-        left, right = imgcheck.region(img, 0, 0, 0.5, 1), imgcheck.region(img, 0.5, 0, 1, 1)
-        def lit(i, box):
-            return imgcheck.lit_fraction(i, box, level=8)
-        shift = (lit(img, right) - lit(img, left)) - (lit(base, right) - lit(base, left))
-        check(shift > 0.002, "middle-drag right pans the bodies right (lit balance +%.4f)"
-              % shift)
+        # The bodies' left edge follows the drag (100 px at the target's depth); a balance of
+        # lit halves would not do, the galaxies fill the frame and leave it on the right.
+        b0, b1 = imgcheck.lit_box(base), imgcheck.lit_box(img)
+        shift = b1[0] - b0[0] if b0 and b1 else 0
+        check(shift > 50, "middle-drag right pans the bodies right (left edge +%d px)" % shift)
 
         # dt keys, logged by the viewer.
         xdo("key", "--window", wid, "r", "bracketleft", "bracketright")

@@ -94,6 +94,25 @@ expect 2 "same place.*softening 0" -- --data "$tmp/coincident.tab" --integrator 
 expect 0 "integrator hermite4.*eta 0.01" -- --model plummer -n 64 --t-end 0.25 --backend cpu
 expect 0 "integrator hermite6" -- --model pythagorean --integrator hermite6 --t-end 1 --backend cpu
 
+# Output paths that cannot be written: told before the run, naming the option, the path as
+# given and the system's reason (runs of 100,000,000 frames or steps would otherwise time out
+# here before their end, where the old build found the problem).
+missing=/nonexistent-galaxy-test
+: > "$tmp/plain"
+expect 2 "^galaxy: error: --screenshot $missing/x.png: cannot write there: $missing: No such file or directory$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot "$missing/x.png"
+expect 2 "^galaxy: error: --screenshot $tmp: is a folder; give a file name$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot "$tmp"
+expect 2 "^galaxy: error: --record $tmp/plain/x.mp4: cannot write there: $tmp/plain is not a folder$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --record "$tmp/plain/x.mp4"
+expect 2 "^galaxy: error: --save $missing/x.tab: cannot write there: $missing: No such file" -- \
+    --steps 100000000 -n 64 --backend cpu --save "$missing/x.tab"
+expect 2 "^galaxy: error: --snapshot-dir $missing/a: cannot write there: $missing: No such file" -- \
+    --steps 100000000 -n 64 --backend cpu --snapshot-every 0.01 --snapshot-dir "$missing/a"
+expect 2 "^galaxy: error: --screenshot-dir $missing: cannot write there: $missing: No such file" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot-dir "$missing"
+[ -e "$missing" ] && { echo "FAIL: $missing was created"; fail=$((fail + 1)); }
+
 # A CUDA build on a machine without an NVIDIA GPU: asking for cuda is a clear error, auto
 # falls back to the CPU and says so.
 if "$bin" --version | grep -q cuda && ! command -v nvidia-smi >/dev/null 2>&1; then

@@ -390,7 +390,8 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     }
     e = avio_open(&r->fmt->pb, r->part, AVIO_FLAG_WRITE);
     if (e < 0) {
-        gc_log_error("recording: cannot write %s: %s", r->part, av_err(e, eb, sizeof eb));
+        gc_log_error("recording %s: cannot write %s: %s", r->path, r->part,
+                     av_err(e, eb, sizeof eb));
         free_recorder(r);
         return GC_ERR_IO;
     }

@@ -136,9 +136,12 @@ check(p.raw_rc == 2 and "--raster cuda needs the CUDA backend" in p.stderr and
       "--raster gl" in p.stderr, "--raster cuda on the CPU backend: exit 2 naming --raster gl "
       "(exit %d)" % p.raw_rc)
 
-p = run(1, os.path.join(tmp, "no-such-dir", "x.png"))
-check(p.raw_rc == 1 and "cannot write screenshot" in p.stderr,
-      "unwritable --screenshot path fails cleanly (exit %d)" % p.raw_rc)
+bad_png = os.path.join(tmp, "no-such-dir", "x.png")
+p = run(1, bad_png)
+check(p.raw_rc == 2 and "--screenshot %s: cannot write there" % bad_png in p.stderr and
+      "No such file or directory" in p.stderr and "headless: EGL" not in p.stderr,
+      "unwritable --screenshot path: refused before drawing, with the reason (exit %d)"
+      % p.raw_rc)
 
 # Shader errors: a missing folder names the path; a compile error prints the GL info log
 # with the file name. Both end the run with a non-zero status, no crash.

@@ -53,6 +53,12 @@ expect 0 "Usage: galaxy" -- --help
 expect 0 "^galaxy [0-9]" -- --version
 expect 2 "unknown option '--warp'" -- --warp
 expect 2 "-n expects a whole number" -- -n 0
+# -n states the real lower bound of the model chosen (before or after it), in one message.
+expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '3'$" -- -n 3 --steps 1
+expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '0'$" -- -n 0 --steps 1
+expect 2 "^galaxy: error: --bodies expects a whole number from 3 to 67108864 for model single, got 'x'$" -- --bodies=x --model single --steps 1
+expect 2 "^galaxy: error: -n expects a whole number from 2 to 67108864 for model plummer, got '1'$" -- --model plummer -n 1 --t-end 1
+expect 0 "dE/\|E0\|" -- -n 6 --steps 1 --backend cpu
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
 expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1
@@ -86,7 +92,7 @@ expect 2 "N = 3 is more than the 2 bodies" -- --data "$tmp/two.tab" -n 3 --steps
 expect 0 "dE/\|E0\|" -- --data "$tmp/two.tab" --steps 3 --backend cpu
 
 # Collisional mode: cluster models, Hermite integrators, unsoftened runs.
-expect 2 "Pythagorean problem has 3 bodies" -- --model pythagorean -n 4 --t-end 1
+expect 2 "^galaxy: error: -n: model pythagorean has exactly 3 bodies, got '4' \(leave out -n\)$" -- --model pythagorean -n 4 --t-end 1
 expect 2 "use --t-end" -- --model plummer --steps 10
 expect 2 "0 only with --integrator" -- --eps 0 --steps 1
 printf '1 0 0 0 0 0 0\n1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/coincident.tab"

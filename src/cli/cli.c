@@ -13,21 +13,29 @@
 
 /* ---- values ---- */
 
-static int parse_whole(const char *opt, const char *s, unsigned long long lo,
-                       unsigned long long hi, unsigned long long *out)
+/* 1 and *out when s is a whole number in [lo, hi]; silent. */
+static int whole_in(const char *s, unsigned long long lo, unsigned long long hi,
+                    unsigned long long *out)
 {
     char *end;
     unsigned long long v;
     while (*s == ' ')
         s++;
-    if (*s != '-' && *s != '\0') {
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (!errno && *end == '\0' && v >= lo && v <= hi) {
-            *out = v;
-            return 1;
-        }
-    }
+    if (*s == '-' || *s == '\0')
+        return 0;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_whole(const char *opt, const char *s, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out)
+{
+    if (whole_in(s, lo, hi, out))
+        return 1;
     gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
     return 0;
 }
@@ -58,6 +66,14 @@ static int is_choice(const char *choices, const char *val)
         c += n + (e ? 1 : 0);
     }
     return 0;
+}
+
+/* Kept as typed: its lower bound is the model's, which a later --model may choose. */
+enum gc_status gc_cli_set_bodies(struct gc_options *o, const char *opt, const char *val)
+{
+    o->n_text = val;
+    o->n_option = strcmp(opt, "-n") == 0 ? "-n" : "--bodies";
+    return GC_OK;
 }
 
 enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const char *val)
@@ -283,6 +299,32 @@ static void resolve_model_defaults(struct gc_options *o)
         o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
 }
 
+/* -n against the chosen model's range (one message with the real bounds), or 1 to the
+ * cap for a data file, whose components are counted once it is read. */
+static enum gc_status check_bodies(struct gc_options *o)
+{
+    const struct gc_model_info *m = o->data ? NULL : gc_models_find(o->model);
+    const unsigned long long lo = m ? m->n_min : 1;
+    const unsigned long long hi = m && m->n_fixed ? m->n_fixed : GC_MAX_BODIES;
+    unsigned long long n;
+    if (!o->n_text)
+        return GC_OK;
+    if (whole_in(o->n_text, lo, hi, &n)) {
+        o->n = (size_t)n;
+        return GC_OK;
+    }
+    if (!m)
+        gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", o->n_option, lo,
+                     hi, o->n_text);
+    else if (lo == hi)
+        gc_log_error("%s: model %s has exactly %llu bodies, got '%s' (leave out %s)",
+                     o->n_option, m->name, lo, o->n_text, o->n_option);
+    else
+        gc_log_error("%s expects a whole number from %llu to %llu for model %s, got '%s'",
+                     o->n_option, lo, hi, m->name, o->n_text);
+    return GC_ERR_INVALID;
+}
+
 /* The mode's options, for messages. */
 static const char *mode_words(enum gc_mode m)
 {
@@ -302,6 +344,8 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         return GC_ERR_INVALID;
     }
     resolve_model_defaults(o);
+    if (check_bodies(o) != GC_OK)
+        return GC_ERR_INVALID;
     if (o->steps && o->t_end > 0.0) {
         gc_log_error("choose one of --steps (leapfrog steps) and --t-end (a time)");
         return GC_ERR_INVALID;

@@ -51,7 +51,10 @@ fi
 
 expect 0 "Usage: galaxy" -- --help
 expect 0 "^galaxy [0-9]" -- --version
-expect 2 "unknown option '--warp'" -- --warp
+expect 2 "unknown option '--warp' \(see --help\)$" -- --warp
+# A misspelt option is answered with the nearest one of the table.
+expect 2 "^galaxy: error: unknown option '--frame'; did you mean --frames\? \(see --help\)$" -- --frame 3
+expect 2 "unknown option '--screnshot=x.png'; did you mean --screenshot\?" -- --screnshot=x.png
 expect 2 "-n expects a whole number" -- -n 0
 # -n states the real lower bound of the model chosen (before or after it), in one message.
 expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '3'$" -- -n 3 --steps 1

@@ -227,6 +227,52 @@ static const struct gc_cli_option *find(const char *name)
     return NULL;
 }
 
+/* Edit distance (insertions, deletions, substitutions) between a and b, up to 63 characters
+ * each; longer strings count as far apart. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t row[64], la = strlen(a), lb = strlen(b);
+    if (la >= 64 || lb >= 64)
+        return 64;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+/* The listed option of program closest to the unknown name, when it is a likely typo (at
+ * most 2 edits, fewer than a third of the name); NULL otherwise. */
+static const char *nearest(const char *name, enum gc_program program)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t k = 0; k < gc_cli_noptions; k++) {
+        const struct gc_cli_option *op = &gc_cli_options[k];
+        size_t d;
+        if (!op->help || !(op->programs & program))
+            continue;
+        d = distance(name, op->name);
+        if (d < best_d && 3 * d < strlen(op->name)) {
+            best_d = d;
+            best = op->name;
+        }
+    }
+    return best;
+}
+
 int gc_cli_given(const struct gc_options *o, const char *name)
 {
     const struct gc_cli_option *op = find(name);
@@ -258,6 +304,9 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
         else if (op)
             gc_log_error("%s does not take option '%s' (see --help)", program_name(program),
                          arg);
+        else if (nearest(arg, program))
+            gc_log_error("unknown option '%s'; did you mean %s? (see --help)", argv[*i],
+                         nearest(arg, program));
         else
             gc_log_error("unknown option '%s' (see --help)", argv[*i]);
         return GC_ERR_INVALID;

@@ -27,6 +27,12 @@ int gc_log_take_held(char *buf, size_t cap);
 #define GC_PRINTF(a, b)
 #endif
 
+/* "s" unless n is 1: "1 frame", "2 frames". */
+static inline const char *gc_log_plural(unsigned long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 void gc_log_error(const char *fmt, ...) GC_PRINTF(1, 2);
 void gc_log_warn(const char *fmt, ...) GC_PRINTF(1, 2);
 void gc_log_info(const char *fmt, ...) GC_PRINTF(1, 2);

@@ -60,14 +60,19 @@ static void report(struct gc_app *a, const struct gc_integrator_stats *before, u
     ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
     if (a->stats.energy_state > 0)
         gc_app_energy_measure(a, gc_app_now());
-    gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
+    const unsigned long long steps = stats.steps - before->steps;
+    gc_log_info("headless: %u frame%s, %llu step%s in %.2f s: %.1f frames/s, %.3g "
                 "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
-                frames, (unsigned long long)(stats.steps - before->steps), elapsed,
+                frames, gc_log_plural(frames), steps, gc_log_plural(steps), elapsed,
                 frames / elapsed, ips, flops * ips * 1e-9, flops, when);
+    /* The pacer waits on frame fences: the GPU's work with the CUDA backend; on the CPU
+     * backend the drawing (Mesa draws on the CPU too), so no GPU is named there. */
     gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
-                "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
+                "for %s; steps waited for in %llu frame%s (the last took %.3g s); "
                 "exposure EV %+.2f", pacer->max_in_flight, pacer->depth, pacer->wait_s,
-                a->frames.timed, a->frames.waited_s, a->picture.exposure.ev);
+                gc_backend_is_device(a->backend) ? "the GPU" : "frames to be drawn",
+                a->frames.timed, gc_log_plural(a->frames.timed), a->frames.waited_s,
+                a->picture.exposure.ev);
     if (a->stats.energy_state > 0)
         gc_log_info("headless: relative energy drift dE/|E0| = %.3e", a->stats.drift);
 }

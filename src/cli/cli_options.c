@@ -155,7 +155,8 @@ const struct gc_cli_option gc_cli_options[] = {
      "title line of --present"},
 
     {"--quiet", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
-     "print errors only"},
+     "print errors only (no progress line either; on a terminal, runs without\n"
+     "a window show how far they are in one line refreshed in place)"},
     {"--help", "-h", NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL,
      "this text"},
     {"--version", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,

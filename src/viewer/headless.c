@@ -8,6 +8,7 @@
 
 #include "gl_context_egl.h"
 #include "log.h"
+#include "progress.h"
 #include "stop.h"
 
 /* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
@@ -18,7 +19,10 @@
 static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 {
     struct gc_app_picture *p = &a->picture;
+    struct gc_progress prog;
     enum gc_status st = GC_OK;
+    /* On a terminal, how far the run is; nothing in a pipe or a log (the summary says it). */
+    gc_progress_begin(&prog, "frame", frames, 0.0);
     for (unsigned f = 0; f < frames && a->failure == GC_OK; f++) {
         /* A stop request ends the run between frames (the steps ask too, between steps). */
         if (gc_stop_requested()) {
@@ -40,7 +44,13 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
         st = gc_pacer_end_frame(&a->frames.pacer);
         if (st != GC_OK)
             break;
+        if (gc_progress_due(&prog)) {
+            char when[64];
+            gc_app_time_text(a, 1, when, sizeof when);
+            gc_progress_show(&prog, f + 1, when);
+        }
     }
+    gc_progress_end(&prog);
     if (st == GC_OK)
         st = gc_pacer_drain(&a->frames.pacer);
     return st != GC_OK ? st : a->failure;

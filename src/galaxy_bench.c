@@ -43,7 +43,7 @@ int main(int argc, char **argv)
         gc_log_set_level(GC_LOG_ERROR);
     gc_stop_install(); /* SIGINT, SIGTERM: stop between steps, exit 128 + the signal */
     if (gc_outputs_check(&o) != GC_OK)
-        return 2;
+        return 1;
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;

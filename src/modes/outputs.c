@@ -93,5 +93,5 @@ enum gc_status gc_outputs_check(const struct gc_options *o)
         ok = dir_ok("--snapshot-dir", o->snapshot_dir, 1);
     if (ok && draws && gc_cli_given(o, "--screenshot-dir"))
         ok = dir_ok("--screenshot-dir", o->screenshot_dir, 0);
-    return ok ? GC_OK : GC_ERR_INVALID;
+    return ok ? GC_OK : GC_ERR_IO;
 }

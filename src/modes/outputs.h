@@ -15,7 +15,8 @@ extern "C" {
  * folder exists and takes new files; the path is not a folder), --snapshot-dir with
  * --snapshot-every (a folder that takes new files, or one that can be created there) and a
  * given --screenshot-dir (an existing folder that takes new files). The first problem is
- * logged naming the option, the path as given and the system's reason; GC_ERR_INVALID.
+ * logged naming the option, the path as given and the system's reason; GC_ERR_IO (a file
+ * problem: exit status 1, as when a write fails later).
  * Nothing is created. */
 enum gc_status gc_outputs_check(const struct gc_options *o);
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "initial.h"
 #include "log.h"
+#include "outputs.h"
 #include "plan.h"
 #include "steps.h"
 #include "stop.h"
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
     gc_stop_install(); /* SIGINT, SIGTERM: stop between steps, exit 128 + the signal */
+    if (gc_outputs_check(&o) != GC_OK)
+        return 1;
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;

@@ -11,6 +11,7 @@
 #include "comm.h"
 #include "initial.h"
 #include "log.h"
+#include "outputs.h"
 #include "plan.h"
 #include "sim.h"
 #include "steps.h"
@@ -95,7 +96,10 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
                      "--t-end with --profile");
         return GC_ERR_INVALID;
     }
-    if (o->mode != GC_MODE_COMPARE) {
+    /* A path that cannot be written is told now, not after the frames or steps. */
+    if (comm->rank == 0)
+        st = gc_outputs_check(o);
+    if (st == GC_OK && o->mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o->threads;
         bo.device = gc_cli_device(o, comm->local_rank);

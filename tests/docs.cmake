@@ -1,8 +1,14 @@
-# Documentation and packaging tests: the README's set-up commands, the option table of
-# docs/usage.md, --help and the man pages of both programs, and the installed layout.
+# Documentation and packaging tests: the README's set-up commands and install line, the option
+# table of docs/usage.md, --help and the man pages of both programs, and the installed layout.
 add_test(NAME test_help
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/test_help.sh $<TARGET_FILE:galaxy>
                  $<TARGET_FILE:galaxy-bench> ${PROJECT_BINARY_DIR})
+# The README's install line as root without sudo and as a user with sudo (stand-ins for
+# cpack, apt-get and sudo: nothing is installed).
+add_test(NAME test_install_deb
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/test_install_deb.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_install_deb PROPERTIES
+  ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME test_readme_setup

@@ -51,8 +51,17 @@ fi
 
 expect 0 "Usage: galaxy" -- --help
 expect 0 "^galaxy [0-9]" -- --version
-expect 2 "unknown option '--warp'" -- --warp
+expect 2 "unknown option '--warp' \(see --help\)$" -- --warp
+# A misspelt option is answered with the nearest one of the table.
+expect 2 "^galaxy: error: unknown option '--frame'; did you mean --frames\? \(see --help\)$" -- --frame 3
+expect 2 "unknown option '--screnshot=x.png'; did you mean --screenshot\?" -- --screnshot=x.png
 expect 2 "-n expects a whole number" -- -n 0
+# -n states the real lower bound of the model chosen (before or after it), in one message.
+expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '3'$" -- -n 3 --steps 1
+expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '0'$" -- -n 0 --steps 1
+expect 2 "^galaxy: error: --bodies expects a whole number from 3 to 67108864 for model single, got 'x'$" -- --bodies=x --model single --steps 1
+expect 2 "^galaxy: error: -n expects a whole number from 2 to 67108864 for model plummer, got '1'$" -- --model plummer -n 1 --t-end 1
+expect 0 "dE/\|E0\|" -- -n 6 --steps 1 --backend cpu
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
 expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1
@@ -86,13 +95,32 @@ expect 2 "N = 3 is more than the 2 bodies" -- --data "$tmp/two.tab" -n 3 --steps
 expect 0 "dE/\|E0\|" -- --data "$tmp/two.tab" --steps 3 --backend cpu
 
 # Collisional mode: cluster models, Hermite integrators, unsoftened runs.
-expect 2 "Pythagorean problem has 3 bodies" -- --model pythagorean -n 4 --t-end 1
+expect 2 "^galaxy: error: -n: model pythagorean has exactly 3 bodies, got '4' \(leave out -n\)$" -- --model pythagorean -n 4 --t-end 1
 expect 2 "use --t-end" -- --model plummer --steps 10
 expect 2 "0 only with --integrator" -- --eps 0 --steps 1
 printf '1 0 0 0 0 0 0\n1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' > "$tmp/coincident.tab"
 expect 2 "same place.*softening 0" -- --data "$tmp/coincident.tab" --integrator hermite4 --eps 0 --t-end 1
 expect 0 "integrator hermite4.*eta 0.01" -- --model plummer -n 64 --t-end 0.25 --backend cpu
 expect 0 "integrator hermite6" -- --model pythagorean --integrator hermite6 --t-end 1 --backend cpu
+
+# Output paths that cannot be written: told before the run, naming the option, the path as
+# given and the system's reason (runs of 100,000,000 frames or steps would otherwise time out
+# here before their end, where the old build found the problem).
+missing=/nonexistent-galaxy-test
+: > "$tmp/plain"
+expect 1 "^galaxy: error: --screenshot $missing/x.png: cannot write there: $missing: No such file or directory$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot "$missing/x.png"
+expect 1 "^galaxy: error: --screenshot $tmp: is a folder; give a file name$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot "$tmp"
+expect 1 "^galaxy: error: --record $tmp/plain/x.mp4: cannot write there: $tmp/plain is not a folder$" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --record "$tmp/plain/x.mp4"
+expect 1 "^galaxy: error: --save $missing/x.tab: cannot write there: $missing: No such file" -- \
+    --steps 100000000 -n 64 --backend cpu --save "$missing/x.tab"
+expect 1 "^galaxy: error: --snapshot-dir $missing/a: cannot write there: $missing: No such file" -- \
+    --steps 100000000 -n 64 --backend cpu --snapshot-every 0.01 --snapshot-dir "$missing/a"
+expect 1 "^galaxy: error: --screenshot-dir $missing: cannot write there: $missing: No such file" -- \
+    --headless --frames 100000000 -n 64 --backend cpu --screenshot-dir "$missing"
+[ -e "$missing" ] && { echo "FAIL: $missing was created"; fail=$((fail + 1)); }
 
 # A CUDA build on a machine without an NVIDIA GPU: asking for cuda is a clear error, auto
 # falls back to the CPU and says so.

@@ -51,6 +51,12 @@ if(Python3_FOUND)
   add_test(NAME test_viewer_movie
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_movie.py
                    $<TARGET_FILE:galaxy>)
+  # Progress of --headless and --steps on a pseudo-terminal, and none in a pipe or with --quiet.
+  add_test(NAME test_viewer_progress
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_progress.py
+                   $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_viewer_progress PROPERTIES
+    ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 300 SKIP_RETURN_CODE 77)
   set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
   if(GC_XVFB AND GC_XDOTOOL)
@@ -74,8 +80,8 @@ if(Python3_FOUND)
     endforeach()
   endif()
 else()
-  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_window
-            test_viewer_window_levels)
+  foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_progress
+            test_viewer_window test_viewer_window_levels)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()

@@ -13,21 +13,29 @@
 
 /* ---- values ---- */
 
-static int parse_whole(const char *opt, const char *s, unsigned long long lo,
-                       unsigned long long hi, unsigned long long *out)
+/* 1 and *out when s is a whole number in [lo, hi]; silent. */
+static int whole_in(const char *s, unsigned long long lo, unsigned long long hi,
+                    unsigned long long *out)
 {
     char *end;
     unsigned long long v;
     while (*s == ' ')
         s++;
-    if (*s != '-' && *s != '\0') {
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (!errno && *end == '\0' && v >= lo && v <= hi) {
-            *out = v;
-            return 1;
-        }
-    }
+    if (*s == '-' || *s == '\0')
+        return 0;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_whole(const char *opt, const char *s, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *out)
+{
+    if (whole_in(s, lo, hi, out))
+        return 1;
     gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", opt, lo, hi, s);
     return 0;
 }
@@ -58,6 +66,14 @@ static int is_choice(const char *choices, const char *val)
         c += n + (e ? 1 : 0);
     }
     return 0;
+}
+
+/* Kept as typed: its lower bound is the model's, which a later --model may choose. */
+enum gc_status gc_cli_set_bodies(struct gc_options *o, const char *opt, const char *val)
+{
+    o->n_text = val;
+    o->n_option = strcmp(opt, "-n") == 0 ? "-n" : "--bodies";
+    return GC_OK;
 }
 
 enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const char *val)
@@ -211,6 +227,52 @@ static const struct gc_cli_option *find(const char *name)
     return NULL;
 }
 
+/* Edit distance (insertions, deletions, substitutions) between a and b, up to 63 characters
+ * each; longer strings count as far apart. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t row[64], la = strlen(a), lb = strlen(b);
+    if (la >= 64 || lb >= 64)
+        return 64;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+/* The listed option of program closest to the unknown name, when it is a likely typo (at
+ * most 2 edits, fewer than a third of the name); NULL otherwise. */
+static const char *nearest(const char *name, enum gc_program program)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t k = 0; k < gc_cli_noptions; k++) {
+        const struct gc_cli_option *op = &gc_cli_options[k];
+        size_t d;
+        if (!op->help || !(op->programs & program))
+            continue;
+        d = distance(name, op->name);
+        if (d < best_d && 3 * d < strlen(op->name)) {
+            best_d = d;
+            best = op->name;
+        }
+    }
+    return best;
+}
+
 int gc_cli_given(const struct gc_options *o, const char *name)
 {
     const struct gc_cli_option *op = find(name);
@@ -242,6 +304,9 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
         else if (op)
             gc_log_error("%s does not take option '%s' (see --help)", program_name(program),
                          arg);
+        else if (nearest(arg, program))
+            gc_log_error("unknown option '%s'; did you mean %s? (see --help)", argv[*i],
+                         nearest(arg, program));
         else
             gc_log_error("unknown option '%s' (see --help)", argv[*i]);
         return GC_ERR_INVALID;
@@ -283,6 +348,32 @@ static void resolve_model_defaults(struct gc_options *o)
         o->params.eps = m ? m->eps : GC_DEFAULT_EPS;
 }
 
+/* -n against the chosen model's range (one message with the real bounds), or 1 to the
+ * cap for a data file, whose components are counted once it is read. */
+static enum gc_status check_bodies(struct gc_options *o)
+{
+    const struct gc_model_info *m = o->data ? NULL : gc_models_find(o->model);
+    const unsigned long long lo = m ? m->n_min : 1;
+    const unsigned long long hi = m && m->n_fixed ? m->n_fixed : GC_MAX_BODIES;
+    unsigned long long n;
+    if (!o->n_text)
+        return GC_OK;
+    if (whole_in(o->n_text, lo, hi, &n)) {
+        o->n = (size_t)n;
+        return GC_OK;
+    }
+    if (!m)
+        gc_log_error("%s expects a whole number from %llu to %llu, got '%s'", o->n_option, lo,
+                     hi, o->n_text);
+    else if (lo == hi)
+        gc_log_error("%s: model %s has exactly %llu bodies, got '%s' (leave out %s)",
+                     o->n_option, m->name, lo, o->n_text, o->n_option);
+    else
+        gc_log_error("%s expects a whole number from %llu to %llu for model %s, got '%s'",
+                     o->n_option, lo, hi, m->name, o->n_text);
+    return GC_ERR_INVALID;
+}
+
 /* The mode's options, for messages. */
 static const char *mode_words(enum gc_mode m)
 {
@@ -302,6 +393,8 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         return GC_ERR_INVALID;
     }
     resolve_model_defaults(o);
+    if (check_bodies(o) != GC_OK)
+        return GC_ERR_INVALID;
     if (o->steps && o->t_end > 0.0) {
         gc_log_error("choose one of --steps (leapfrog steps) and --t-end (a time)");
         return GC_ERR_INVALID;

@@ -40,6 +40,9 @@ struct gc_options {
     enum gc_mode mode;
     enum gc_program program;   /* the program that parsed them */
     size_t n;                  /* bodies; 0 = default for the data source and backend */
+    const char *n_text;        /* -n's value as typed, NULL = not given; checked once the model
+                                * (and so its fewest bodies) is known */
+    const char *n_option;      /* how -n was typed: "-n" or "--bodies" */
     const char *data;          /* --data PATH; NULL = built-in model */
     int halo;                  /* include the data file's dark-halo bodies; default 1, --no-halo sets 0 */
     int halo_given;            /* --halo was given (accepted for old scripts: halos are the default) */

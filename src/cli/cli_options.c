@@ -23,9 +23,10 @@ const struct gc_cli_option gc_cli_options[] = {
      ".gz), or continue the run of an HDF5 snapshot (its bodies, settings\n"
      "and integrator state, from its time); without it the built-in model\n"
      "is used"},
-    {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_SIZE, OFF(n), 1, (double)GC_MAX_BODIES, NULL,
-     0, NULL, "number of bodies (data: default every body on CUDA, 81920 for the\n"
-     "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA)"},
+    {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 1, (double)GC_MAX_BODIES, NULL,
+     0, gc_cli_set_bodies, "number of bodies (data: default every body on CUDA, 81920 for the\n"
+     "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA;\n"
+     "at least 6 for mw-m31, 3 for single, 2 for plummer)"},
     {"--halo", NULL, NULL, ALL, GC_SEC_INPUT, GC_OPT_FLAG, OFF(halo_given), 0, 0, NULL, 0, NULL,
      "include the dark-halo bodies of the data file (the default)"},
     {"--no-halo", NULL, NULL, ALL, GC_SEC_INPUT, GC_OPT_FLAG, OFF(no_halo), 0, 0, NULL, 0, NULL,
@@ -154,7 +155,8 @@ const struct gc_cli_option gc_cli_options[] = {
      "title line of --present"},
 
     {"--quiet", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
-     "print errors only"},
+     "print errors only (no progress line either; on a terminal, runs without\n"
+     "a window show how far they are in one line refreshed in place)"},
     {"--help", "-h", NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_HELP, NULL,
      "this text"},
     {"--version", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_VERSION, NULL,

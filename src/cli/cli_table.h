@@ -56,6 +56,7 @@ extern const char *const gc_cli_section_title[GC_SEC_COUNT];
 
 /* Parsers of the GC_OPT_CUSTOM options (cli.c): val into o, or one message naming opt
  * (the option as typed) and GC_ERR_INVALID. */
+enum gc_status gc_cli_set_bodies(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_size(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_exposure(struct gc_options *o, const char *opt, const char *val);

@@ -5,13 +5,43 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* File-scope state (with stop.c's signal flag, the only in the project): a process-wide
- * verbosity and, on ranks other than 0, the first error held back for rank 0 to report,
- * like stderr itself. */
+ * verbosity, on ranks other than 0 the first error held back for rank 0 to report, and
+ * whether a status line is on the terminal: all of it about stderr, itself one per process. */
 static enum gc_log_level max_level = GC_LOG_INFO;
 static int hold_errors;
 static char held[512];
+static int status_shown;
+
+int gc_log_status_wanted(void)
+{
+    return max_level >= GC_LOG_INFO && !hold_errors && isatty(STDERR_FILENO);
+}
+
+/* "\r" returns to the line's start, "\033[K" erases to its end (ANSI, every terminal
+ * emulator in use). */
+static void status_clear(void)
+{
+    if (status_shown)
+        fputs("\r\033[K", stderr);
+    status_shown = 0;
+}
+
+void gc_log_status(const char *text)
+{
+    if (!text || !*text) {
+        status_clear();
+        fflush(stderr);
+        return;
+    }
+    if (!gc_log_status_wanted())
+        return;
+    fprintf(stderr, "\r%s\033[K", text);
+    fflush(stderr);
+    status_shown = 1;
+}
 
 void gc_log_set_level(enum gc_log_level level) { max_level = level; }
 
@@ -36,6 +66,7 @@ static void emit(enum gc_log_level level, const char *prefix, const char *fmt, v
     }
     if (level > max_level)
         return;
+    status_clear();
     fputs(prefix, stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

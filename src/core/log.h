@@ -27,6 +27,20 @@ int gc_log_take_held(char *buf, size_t cap);
 #define GC_PRINTF(a, b)
 #endif
 
+/* 1 when a status line can be shown in place: stderr is a terminal and info messages are
+ * printed (not --quiet). */
+int gc_log_status_wanted(void);
+/* Shows text as the status line, in place of the previous one (a carriage return, the text,
+ * the rest of the line erased); NULL clears it. Any other message clears it first, so that
+ * messages never run into it. Does nothing where gc_log_status_wanted() is 0. */
+void gc_log_status(const char *text);
+
+/* "s" unless n is 1: "1 frame", "2 frames". */
+static inline const char *gc_log_plural(unsigned long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 void gc_log_error(const char *fmt, ...) GC_PRINTF(1, 2);
 void gc_log_warn(const char *fmt, ...) GC_PRINTF(1, 2);
 void gc_log_info(const char *fmt, ...) GC_PRINTF(1, 2);

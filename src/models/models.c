@@ -11,12 +11,14 @@
 
 /* Defaults: galaxies as before (GC_DEFAULT_EPS, leapfrog, 8192 / 65536 bodies); the Plummer
  * sphere as in the GPU Hermite benchmark of Portegies Zwart, Belleman & Geldof (2007),
- * softening 1/256; the Pythagorean problem unsoftened, as Burrau posed it. */
+ * softening 1/256; the Pythagorean problem unsoftened, as Burrau posed it. Fewest bodies:
+ * one per component of each galaxy (disk, bulge, halo; model_galaxy.c), two for a cluster
+ * (model_cluster.c). */
 static const struct gc_model_info models[] = {
-    {"mw-m31", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0},
-    {"single", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0},
-    {"plummer", GC_UNITS_HENON, "hermite4", 1.0f / 256.0f, 1024, 16384, 0},
-    {"pythagorean", GC_UNITS_HENON, "hermite4", 0.0f, 3, 3, 3},
+    {"mw-m31", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0, 6},
+    {"single", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0, 3},
+    {"plummer", GC_UNITS_HENON, "hermite4", 1.0f / 256.0f, 1024, 16384, 0, 2},
+    {"pythagorean", GC_UNITS_HENON, "hermite4", 0.0f, 3, 3, 3, 3},
 };
 
 const struct gc_model_info *gc_models_find(const char *name)

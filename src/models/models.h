@@ -26,6 +26,7 @@ struct gc_model_info {
     float eps;               /* default Plummer softening */
     size_t n_cpu, n_gpu;     /* default N on the CPU and CUDA backends (interactive rates) */
     size_t n_fixed;          /* the only N the model has (Pythagorean: 3); 0 = any */
+    size_t n_min;            /* the fewest bodies it can be built with (one per component) */
 };
 
 /* "mw-m31|single|plummer|pythagorean": the names --model accepts. */

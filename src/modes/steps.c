@@ -10,6 +10,7 @@
 #include "diagnostics.h"
 #include "initial.h"
 #include "log.h"
+#include "progress.h"
 #include "sim.h"
 #include "snapshots.h"
 #include "stop.h"
@@ -98,34 +99,41 @@ static void print_profile(const struct gc_sim *s, const struct gc_force_times *t
            1e3 * elapsed / steps);
 }
 
-/* A run whose rows are far apart says how far it got every PROGRESS_EVERY_S seconds, on
- * stderr (stdout keeps the table). */
+/* Between table rows, on stderr (stdout keeps the table): on a terminal a line refreshed in
+ * place; elsewhere, for rows far apart, a log line every PROGRESS_EVERY_S seconds. */
 #define PROGRESS_EVERY_S 10.0
 
 struct progress {
-    double since;    /* wall time of the last row or progress line */
-    double step_t0;  /* wall time of the last step seen, and its count */
-    unsigned long step_done;
-    double step_s;   /* wall seconds of the latest step */
+    struct gc_progress line;
+    const struct gc_options *o;
+    unsigned long long steps0; /* steps done before the run (a restart's) */
 };
 
 static void on_step(void *ctx, const struct gc_sim *s, unsigned long done)
 {
     struct progress *p = ctx;
-    const double now = now_s();
     struct gc_integrator_stats st;
-    if (done > p->step_done && p->step_t0 > 0.0)
-        p->step_s = (now - p->step_t0) / (double)(done - p->step_done);
-    p->step_t0 = now;
-    p->step_done = done;
-    if (now - p->since < PROGRESS_EVERY_S)
+    char when[64];
+    double t = gc_sim_time(s);
+    unsigned long long steps;
+    if (!gc_progress_due(&p->line))
         return;
-    p->since = now;
     gc_sim_stats(s, &st);
-    gc_log_info("progress: %llu %ss done, %.3g s a %s lately (t = %.6g when this report's "
-                "interval began)", (unsigned long long)(st.steps + done),
-                gc_sim_scheme(s)->step_noun, p->step_s, gc_sim_scheme(s)->step_noun,
-                gc_sim_time(s));
+    /* The clock moves at the end of an advance: a shared step adds dt per step done (and
+     * its count too); a block-step scheme counts its steps as it goes, and its time is
+     * known at the last row only. */
+    if (gc_integrator_has(gc_sim_scheme(s), GC_INTEGRATOR_BLOCK_STEPS)) {
+        steps = st.steps - p->steps0;
+        snprintf(when, sizeof when, "%.6g%s (at the last row)", shown_time(p->o, s),
+                 p->o->units == GC_UNITS_GALAXY ? " Myr" : "");
+    } else {
+        steps = st.steps + done - p->steps0;
+        t += (double)done * (double)gc_sim_params(s)->dt;
+        snprintf(when, sizeof when, "%.6g%s",
+                 p->o->units == GC_UNITS_GALAXY ? t * GC_MYR_PER_TIME_UNIT : t,
+                 p->o->units == GC_UNITS_GALAXY ? " Myr" : "");
+    }
+    gc_progress_show(&p->line, steps, when);
 }
 
 /* st, or GC_ERR_INTERRUPTED when the run was stopped and the next call (next) succeeded:
@@ -159,7 +167,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     const long nreports = (long)ceil(span / every - 1e-9);
     double e0, t0, elapsed = 0.0;
     int interrupted = 0;
-    struct progress prog = {0};
+    struct progress prog;
     enum gc_status st;
 
     /* Hermite: make every report time a block time, where all bodies are synchronised. */
@@ -187,9 +195,15 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     print_header(o, &sim, initial, &d, t_end);
     print_row(o, &sim, &d, e0, elapsed);
     fflush(stdout);
-    prog.since = now_s();
-    gc_sim_on_step(&sim, on_step, &prog);
     gc_sim_stats(&sim, &s0);
+    prog.o = o;
+    prog.steps0 = s0.steps;
+    gc_progress_begin(&prog.line, gc_sim_scheme(&sim)->step_noun,
+                      gc_integrator_has(gc_sim_scheme(&sim), GC_INTEGRATOR_BLOCK_STEPS)
+                          ? 0
+                          : (unsigned long long)llround(span / fabs((double)p.dt)),
+                      PROGRESS_EVERY_S);
+    gc_sim_on_step(&sim, on_step, &prog);
     gc_sim_profile(&sim, &prof0);
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : t_start + (double)k * every;
@@ -201,6 +215,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
         if (st == GC_OK || st == GC_ERR_INTERRUPTED)
             st = stopped(st, gc_diagnostics_measure(&sim, &scratch, &d));
+        gc_progress_pause(&prog.line);
         if (st == GC_ERR_INTERRUPTED) {
             /* The row of the state it stopped at, the summary, and where. */
             print_row(o, &sim, &d, e0, elapsed);
@@ -217,10 +232,8 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         }
         print_row(o, &sim, &d, e0, elapsed);
         fflush(stdout);
-        prog.since = now_s();
-        prog.step_t0 = 0.0;
-        prog.step_done = 0;
     }
+    gc_progress_end(&prog.line);
     gc_sim_stats(&sim, &s1);
     {
         const struct gc_integrator_iface *scheme = gc_sim_scheme(&sim);

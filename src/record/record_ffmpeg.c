@@ -390,7 +390,8 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     }
     e = avio_open(&r->fmt->pb, r->part, AVIO_FLAG_WRITE);
     if (e < 0) {
-        gc_log_error("recording: cannot write %s: %s", r->part, av_err(e, eb, sizeof eb));
+        gc_log_error("recording %s: cannot write %s: %s", r->path, r->part,
+                     av_err(e, eb, sizeof eb));
         free_recorder(r);
         return GC_ERR_IO;
     }
@@ -510,12 +511,12 @@ enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *st
         stats->seconds = (double)r->frames / (double)r->p.fps;
     }
     if (st == GC_OK)
-        gc_log_info("recorded %s: %llu frames, %.2f s at %u frames/s", r->path,
-                    (unsigned long long)r->frames, (double)r->frames / (double)r->p.fps,
-                    r->p.fps);
+        gc_log_info("recorded %s: %llu frame%s, %.2f s at %u frames/s", r->path,
+                    (unsigned long long)r->frames, gc_log_plural(r->frames),
+                    (double)r->frames / (double)r->p.fps, r->p.fps);
     if (r->dropped)
-        gc_log_warn("recording %s: %llu frames dropped because the encoder fell behind",
-                    r->path, (unsigned long long)r->dropped);
+        gc_log_warn("recording %s: %llu frame%s dropped because the encoder fell behind",
+                    r->path, (unsigned long long)r->dropped, gc_log_plural(r->dropped));
     free_recorder(r);
     return st;
 }

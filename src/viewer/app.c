@@ -150,9 +150,10 @@ void gc_app_report_stop(struct gc_app *a)
     gc_sim_stats(&a->sim, &st);
     gc_app_time_text(a, 1, when, sizeof when);
     gc_snapshots_last(&a->snapshots, last, sizeof last);
-    gc_log_warn("stopped by %s at t = %s after %llu %ss and %llu frames; last complete "
+    gc_log_warn("stopped by %s at t = %s after %llu %s%s and %llu frame%s; last complete "
                 "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
                 (unsigned long long)st.steps, gc_sim_scheme(&a->sim)->step_noun,
-                (unsigned long long)a->frames.drawn, last,
+                gc_log_plural(st.steps), (unsigned long long)a->frames.drawn,
+                gc_log_plural(a->frames.drawn), last,
                 a->picture.capture.rec ? "; the movie is finished up to here" : "");
 }

@@ -53,19 +53,25 @@ static int can_create_core33(Display *dpy)
     return ok;
 }
 
+/* What runs where there is no display: the README's headless example and a table. */
+#define NO_DISPLAY_HINT                                                          \
+    "Without a display, run 'galaxy --headless --frames 30 --substeps 100 "      \
+    "--screenshot out.png' for a picture (EGL, no window system) or 'galaxy "    \
+    "--steps 1000' for a table"
+
 enum gc_status gc_glx_probe(int *core33)
 {
     const char *name = getenv("DISPLAY");
     Display *dpy;
     *core33 = 0;
     if (!name || !*name) {
-        gc_log_error("cannot open display: DISPLAY is not set; set DISPLAY or use "
-                     "--headless/--steps");
+        gc_log_error("cannot open display: DISPLAY is not set, and the window needs one. "
+                     NO_DISPLAY_HINT);
         return GC_ERR_GL;
     }
     dpy = XOpenDisplay(name);
     if (!dpy) {
-        gc_log_error("cannot open display '%s': set DISPLAY or use --headless/--steps", name);
+        gc_log_error("cannot open display '%s' for the window. " NO_DISPLAY_HINT, name);
         return GC_ERR_GL;
     }
     *core33 = can_create_core33(dpy);

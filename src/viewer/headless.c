@@ -8,6 +8,7 @@
 
 #include "gl_context_egl.h"
 #include "log.h"
+#include "progress.h"
 #include "stop.h"
 
 /* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
@@ -18,7 +19,10 @@
 static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 {
     struct gc_app_picture *p = &a->picture;
+    struct gc_progress prog;
     enum gc_status st = GC_OK;
+    /* On a terminal, how far the run is; nothing in a pipe or a log (the summary says it). */
+    gc_progress_begin(&prog, "frame", frames, 0.0);
     for (unsigned f = 0; f < frames && a->failure == GC_OK; f++) {
         /* A stop request ends the run between frames (the steps ask too, between steps). */
         if (gc_stop_requested()) {
@@ -40,7 +44,13 @@ static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
         st = gc_pacer_end_frame(&a->frames.pacer);
         if (st != GC_OK)
             break;
+        if (gc_progress_due(&prog)) {
+            char when[64];
+            gc_app_time_text(a, 1, when, sizeof when);
+            gc_progress_show(&prog, f + 1, when);
+        }
     }
+    gc_progress_end(&prog);
     if (st == GC_OK)
         st = gc_pacer_drain(&a->frames.pacer);
     return st != GC_OK ? st : a->failure;
@@ -60,14 +70,19 @@ static void report(struct gc_app *a, const struct gc_integrator_stats *before, u
     ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
     if (a->stats.energy_state > 0)
         gc_app_energy_measure(a, gc_app_now());
-    gc_log_info("headless: %u frames, %llu steps in %.2f s: %.1f frames/s, %.3g "
+    const unsigned long long steps = stats.steps - before->steps;
+    gc_log_info("headless: %u frame%s, %llu step%s in %.2f s: %.1f frames/s, %.3g "
                 "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
-                frames, (unsigned long long)(stats.steps - before->steps), elapsed,
+                frames, gc_log_plural(frames), steps, gc_log_plural(steps), elapsed,
                 frames / elapsed, ips, flops * ips * 1e-9, flops, when);
+    /* The pacer waits on frame fences: the GPU's work with the CUDA backend; on the CPU
+     * backend the drawing (Mesa draws on the CPU too), so no GPU is named there. */
     gc_log_info("headless: frames in flight: at most %u (limit %u); %.2f s waiting "
-                "for the GPU; steps waited for in %llu frames (the last took %.3g s); "
+                "for %s; steps waited for in %llu frame%s (the last took %.3g s); "
                 "exposure EV %+.2f", pacer->max_in_flight, pacer->depth, pacer->wait_s,
-                a->frames.timed, a->frames.waited_s, a->picture.exposure.ev);
+                gc_backend_is_device(a->backend) ? "the GPU" : "frames to be drawn",
+                a->frames.timed, gc_log_plural(a->frames.timed), a->frames.waited_s,
+                a->picture.exposure.ev);
     if (a->stats.energy_state > 0)
         gc_log_info("headless: relative energy drift dE/|E0| = %.3e", a->stats.drift);
 }

@@ -2,9 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "screenshot.h"
 
+#include <errno.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "log.h"
@@ -63,7 +65,7 @@ enum gc_status gc_screenshot_write_png(const char *path, int w, int h, const uin
     }
     f = fopen(tmp, "wb");
     if (!f) {
-        gc_log_error("cannot write screenshot %s", tmp);
+        gc_log_error("cannot write screenshot %s: %s", path, strerror(errno));
         return GC_ERR_IO;
     }
     st = write_rows(f, w, h, rgba, bottom_up);

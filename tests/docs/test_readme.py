@@ -39,6 +39,10 @@ def setup(src):
     check(blocks[2].strip() == ("./build/galaxy --headless --frames 30 --substeps 100 "
                                 "--screenshot out.png"),
           "3rd block is the picture without a display: %r" % blocks[2].strip())
+    # Right after the first command: what its last step does without a display.
+    after = readme.split(blocks[0], 1)[1].split("```", 2)[1]
+    check("cannot open display" in after and "headless" in after,
+          "the first command is followed by what it does without a display: %r" % after.strip())
     deps = open(os.path.join(src, "scripts", "install-deps"), encoding="utf-8").read()
     check(re.search(r"^\s*test\)", deps, re.M) is not None, "scripts/install-deps has a test group")
     # CI runs the README's second block itself, through the same extraction ...

@@ -58,8 +58,16 @@ check(lit_c > 0.01, "bodies visible: %.3f of the central region lit (> 0.01)" % 
 check(lit_c < 0.6, "not washed out: %.3f of the central region lit (< 0.6)" % lit_c)
 check(lit_c >= lit_all, "bodies concentrate in the centre (%.3f >= %.3f)" % (lit_c, lit_all))
 
-p = run(1, b_path)
+p = run(1, b_path, ["--backend", "cpu"])
 b = imgcheck.read_png(b_path)
+# The summary of a CPU run names no GPU and counts in words that agree with the numbers.
+summary = [ln for ln in p.stderr.splitlines() if ln.startswith("galaxy: headless:")]
+check(any(ln.startswith("galaxy: headless: 1 frame, 0 steps in ") for ln in summary),
+      "one frame is '1 frame, 0 steps' (%s)" % summary[1:2])
+check(not any("GPU" in ln for ln in summary), "the CPU backend's summary names no GPU: %s"
+      % [ln for ln in summary if "GPU" in ln])
+check(any("waiting for frames to be drawn; steps waited for in 0 frames" in ln
+          for ln in summary), "the CPU backend's waits are for frames to be drawn")
 d = imgcheck.diff_fraction(a, b, tol=0)
 check(d == 0.0, "same input renders the same image (%.5f of pixels differ)" % d)
 
@@ -116,7 +124,7 @@ slow = subprocess.run([galaxy, "--headless", "--frames", "4", "--size", "160x100
                        "24576", "--substeps", "1"], env=env, capture_output=True, text=True,
                       timeout=300)
 sys.stdout.write(slow.stderr)
-m = re.search(r"steps waited for in (\d+) frames \(the last took ([0-9.e+-]+) s\)",
+m = re.search(r"steps waited for in (\d+) frames? \(the last took ([0-9.e+-]+) s\)",
               slow.stderr)
 check(slow.returncode == 0 and m is not None, "slow steps: the run finishes and reports its "
       "waits")
@@ -151,9 +159,12 @@ check(p.raw_rc == 2 and "--raster cuda needs the CUDA backend" in p.stderr and
       "--raster gl" in p.stderr, "--raster cuda on the CPU backend: exit 2 naming --raster gl "
       "(exit %d)" % p.raw_rc)
 
-p = run(1, os.path.join(tmp, "no-such-dir", "x.png"))
-check(p.raw_rc == 1 and "cannot write screenshot" in p.stderr,
-      "unwritable --screenshot path fails cleanly (exit %d)" % p.raw_rc)
+bad_png = os.path.join(tmp, "no-such-dir", "x.png")
+p = run(1, bad_png)
+check(p.raw_rc == 1 and "--screenshot %s: cannot write there" % bad_png in p.stderr and
+      "No such file or directory" in p.stderr and "headless: EGL" not in p.stderr,
+      "unwritable --screenshot path: refused before drawing, with the reason (exit %d)"
+      % p.raw_rc)
 
 # Shader errors: a missing folder names the path; a compile error prints the GL info log
 # with the file name. Both end the run with a non-zero status, no crash.

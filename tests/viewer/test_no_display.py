@@ -1,4 +1,5 @@
-# Without an X display the viewer must say so clearly and exit non-zero, not crash.
+# Without an X display the viewer must say so clearly and exit non-zero, not crash, and say
+# what to run instead: the README's headless example.
 # SPDX-License-Identifier: MIT
 import os
 import subprocess
@@ -14,9 +15,12 @@ for label, display in (("DISPLAY unset", None), ("DISPLAY=:987 (no server)", ":9
         env["DISPLAY"] = display
     p = subprocess.run([galaxy, "-n", "256"], env=env, capture_output=True, text=True,
                        timeout=60)
-    ok = p.returncode == 1 and "cannot open display" in p.stderr and "--headless" in p.stderr
+    ok = (p.returncode == 1 and "cannot open display" in p.stderr and
+          "run 'galaxy --headless --frames 30 --substeps 100 --screenshot out.png'" in p.stderr and
+          "'galaxy --steps 1000'" in p.stderr)
     print("%s: exit %d, stderr: %s" % (label, p.returncode, p.stderr.strip()))
     if not ok:
-        print("FAIL: expected exit 1 and a 'cannot open display ... --headless' message")
+        print("FAIL: expected exit 1 and a 'cannot open display' message naming the headless "
+              "command to run instead")
         failures += 1
 sys.exit(1 if failures else 0)

@@ -34,6 +34,14 @@ if(GC_HAVE_HDF5)
                    $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py
                    $<TARGET_FILE:make_bad_snapshots>)
   set_tests_properties(test_snapshots_h5py PROPERTIES LABELS "io" SKIP_RETURN_CODE 77)
+
+  # The snapshots loaded with pynbody: time in Myr, masses in solar masses, families
+  # (skipped without pynbody).
+  add_test(NAME test_snapshots_pynbody
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_pynbody.sh
+                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_pynbody)
+  set_tests_properties(test_snapshots_pynbody PROPERTIES LABELS "io" SKIP_RETURN_CODE 77
+    TIMEOUT 300)
 endif()
 
 if(NOT GC_HAVE_HDF5)

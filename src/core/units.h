@@ -15,5 +15,11 @@
  * time unit is 18 Myr, one length unit 3.2 kpc. */
 #define GC_MYR_PER_TIME_UNIT 18.0
 #define GC_KPC_PER_LENGTH_UNIT 3.2
+/* The same scaling in cgs, as GADGET and SWIFT state their units in snapshots: the kpc
+ * (IAU 2012 au, 648000/pi au per pc), the Myr (Julian years) and G (CODATA 2018); G = 1
+ * fixes the mass unit at L^3 / (G T^2), about 2.25e10 solar masses. */
+#define GC_CM_PER_KPC 3.0856775814913673e21
+#define GC_S_PER_MYR 3.15576e13
+#define GC_G_CGS 6.67430e-8
 
 #endif

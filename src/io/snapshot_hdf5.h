@@ -17,15 +17,19 @@ extern "C" {
  *   /Header attributes: Time (float64), NumPart_ThisFile, NumPart_Total,
  *     NumPart_Total_HighWord (uint32[6], GADGET-2/3 style: N = Total + HighWord << 32),
  *     MassTable (float64[6], all 0: every body's mass is in Masses), NumFilesPerSnapshot
- *     (int32, 1), Redshift (0), BoxSize (0: open boundaries), Flag_DoublePrecision (int32).
- *   /PartType1 halo, /PartType2 disk, /PartType3 bulge (GADGET's collisionless types), each
- *     with Coordinates (n x 3), Velocities (n x 3), Masses (n): float64 when the body set has
- *     double-precision arrays, else float32; ParticleIDs (n, uint64): the body's 1-based index
- *     in the run's order; GalaxyIndex (n, uint8): 0 = galaxy A, 1 = galaxy B; and the group
- *     attribute Component ("halo", "disk" or "bulge") naming what its bodies are.
- *   A body set whose bodies all carry one tag (a model without components, such as a Plummer
- *   sphere) is written to /PartType1 alone, whatever the component: Component and GalaxyIndex
- *   keep the tag, so the set reads back as it was written. */
+ *     (int32, 1), Redshift (0), BoxSize (0: open boundaries), Omega0 and OmegaLambda (0),
+ *     HubbleParam (1), Flag_DoublePrecision and GADGET-2's other Flag_* (int32, 0); in the
+ *     galaxy scaling also UnitLength_in_cm, UnitMass_in_g, UnitVelocity_in_cm_per_s and
+ *     Time_GYR.
+ *   /Units (when the run's units are known): UnitSystem (a string), and in the galaxy
+ *     scaling the cgs values under GADGET's names and SWIFT's ("Unit length in cgs (U_L)").
+ *   /PartType1 halo, /PartType2 disk, /PartType3 bulge, /PartType4 a star cluster's stars,
+ *     each with Coordinates (n x 3), Velocities (n x 3), Masses (n): float64 when the body set
+ *     has double-precision arrays, else float32; ParticleIDs (n, uint64): the body's 1-based
+ *     index in the run's order; GalaxyIndex (n, uint8): 0 = galaxy A, 1 = galaxy B; and the
+ *     group attribute Component ("halo", "disk", "bulge" or "star") naming what its bodies
+ *     are (files of the previous layout hold a one-component set in PartType1: Component
+ *     decides). */
 
 /* What a snapshot records besides the bodies, so that a restart continues its run exactly
  * (written as /Parameters attributes and the /IntegratorState group; files of other codes

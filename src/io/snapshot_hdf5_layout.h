@@ -21,8 +21,9 @@ static inline const char *component_name(unsigned c)
     return name[c];
 }
 
-/* GADGET's types: halo (dark matter) 1, disk 2, bulge 3, stars 4 (a star cluster's bodies
- * mixed with other components; a set of one component is written as PartType1). */
+/* GADGET's types: halo (dark matter) 1, disk 2, bulge 3, stars 4 (a star cluster's bodies).
+ * Files of the previous layout hold a set of one component in PartType1: the group's
+ * Component attribute, not the type, says what its bodies are. */
 static inline int type_of_component(unsigned c)
 {
     static const int type[4] = {2, 3, 1, 4};

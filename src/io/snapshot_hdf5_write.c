@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "snapshot_hdf5_layout.h"
+#include "units.h"
 
 /* Attribute of n values (n == 0: a scalar). */
 static int put_attr(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
@@ -37,12 +38,105 @@ static int put_string_attr(hid_t loc, const char *name, const char *s)
     return ok;
 }
 
-static int put_header(hid_t file, const size_t count[GC_HDF5_NTYPES], double time, int f64)
+/* A group whose attributes stay in its object header: libhdf5 moves more than 8 to a
+ * fractal heap and B-tree of their own, which made /Header and /Units ~12 KB of a
+ * snapshot's size. */
+static hid_t attr_group(hid_t file, const char *name)
 {
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    hid_t g = gcpl >= 0 && H5Pset_attr_phase_change(gcpl, 64, 0) >= 0
+                  ? H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT)
+                  : H5I_INVALID_HID;
+    close_id(&gcpl, H5Pclose);
+    return g;
+}
+
+/* The code units in cgs (the galaxy scaling of units.h): length, mass, velocity, time. */
+struct cgs {
+    double length, mass, velocity, time;
+};
+
+static struct cgs galaxy_cgs(void)
+{
+    struct cgs u;
+    u.length = GC_KPC_PER_LENGTH_UNIT * GC_CM_PER_KPC;
+    u.time = GC_MYR_PER_TIME_UNIT * GC_S_PER_MYR;
+    u.velocity = u.length / u.time;
+    u.mass = u.length * u.length * u.length / (GC_G_CGS * u.time * u.time); /* G = 1 */
+    return u;
+}
+
+/* The run's units: 'g' galaxy scaling (cgs known), 'h' Henon units (no physical scale),
+ * 0 unknown (a snapshot written without its run). */
+static char unit_kind(const struct gc_snapshot_run *run)
+{
+    if (run && strcmp(run->units, "galaxy") == 0)
+        return 'g';
+    if (run && strcmp(run->units, "henon") == 0)
+        return 'h';
+    return 0;
+}
+
+/* GADGET-4's unit attributes, where it writes them (Header, /Parameters), and EAGLE's
+ * UnitTime_in_s; pynbody and yt read these names. */
+static int put_gadget_units(hid_t loc, const struct cgs *u, int with_time)
+{
+    return put_attr(loc, "UnitLength_in_cm", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &u->length, 0) &&
+           put_attr(loc, "UnitMass_in_g", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &u->mass, 0) &&
+           put_attr(loc, "UnitVelocity_in_cm_per_s", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                    &u->velocity, 0) &&
+           (!with_time ||
+            put_attr(loc, "UnitTime_in_s", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &u->time, 0));
+}
+
+/* /Units: the GADGET names and SWIFT's, and in words which system the values are in. Henon
+ * units have no physical scale: the group says so and gives no cgs values. */
+static int put_units(hid_t file, char kind)
+{
+    static const char *const word[2] = {
+        "galaxy: N-body units with G = 1, 1 length unit = 3.2 kpc, 1 time unit = 18 Myr",
+        "henon: Henon units of a star cluster, G = M = 1, E = -1/4, no physical scale"};
+    const struct cgs u = galaxy_cgs();
+    const double one = 1.0;
+    hid_t g = attr_group(file, "Units");
+    int ok = g >= 0 && put_string_attr(g, "UnitSystem", word[kind == 'h']);
+    if (ok && kind == 'g')
+        ok = put_gadget_units(g, &u, 1) &&
+             put_attr(g, "Unit length in cgs (U_L)", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                      &u.length, 0) &&
+             put_attr(g, "Unit mass in cgs (U_M)", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &u.mass,
+                      0) &&
+             put_attr(g, "Unit time in cgs (U_t)", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &u.time,
+                      0) &&
+             put_attr(g, "Unit current in cgs (U_I)", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &one,
+                      0) &&
+             put_attr(g, "Unit temperature in cgs (U_T)", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                      &one, 0);
+    close_id(&g, H5Gclose);
+    return ok;
+}
+
+/* Time in Gyr, as EAGLE writes it (Time_GYR): pynbody takes a snapshot's time from it and
+ * otherwise from a cosmology, which a collision run has not. */
+static int put_time_gyr(hid_t loc, double time)
+{
+    const double gyr = time * GC_MYR_PER_TIME_UNIT * 1e-3;
+    return put_attr(loc, "Time_GYR", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &gyr, 0);
+}
+
+/* /Header as GADGET-4 writes it for a non-cosmological run (Redshift 0, Omega0 and
+ * OmegaLambda 0, HubbleParam 1, no periodic box), GADGET-2's flags all off but the
+ * precision, and the units where the run's are known. */
+static int put_header(hid_t file, const size_t count[GC_HDF5_NTYPES], double time, int f64,
+                      char units)
+{
+    static const char *const flag[] = {"Flag_Sfr",       "Flag_Feedback", "Flag_Cooling",
+                                       "Flag_StellarAge", "Flag_Metals",  "Flag_Entropy_ICs"};
     uint32_t lo[GC_HDF5_NTYPES], hi[GC_HDF5_NTYPES];
-    double zero6[GC_HDF5_NTYPES] = {0}, zero = 0.0;
-    int32_t one = 1, dp = f64;
-    hid_t h = H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    double zero6[GC_HDF5_NTYPES] = {0}, zero = 0.0, one_d = 1.0;
+    int32_t one = 1, dp = f64, off = 0;
+    const struct cgs u = galaxy_cgs();
+    hid_t h = attr_group(file, "Header");
     int ok;
     for (int t = 0; t < GC_HDF5_NTYPES; t++) {
         lo[t] = (uint32_t)(count[t] & 0xffffffffu);
@@ -58,7 +152,14 @@ static int put_header(hid_t file, const size_t count[GC_HDF5_NTYPES], double tim
          put_attr(h, "Redshift", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, 0) &&
          put_attr(h, "BoxSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, 0) &&
          put_attr(h, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, &one, 0) &&
+         put_attr(h, "Omega0", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, 0) &&
+         put_attr(h, "OmegaLambda", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &zero, 0) &&
+         put_attr(h, "HubbleParam", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &one_d, 0) &&
          put_attr(h, "Flag_DoublePrecision", H5T_STD_I32LE, H5T_NATIVE_INT32, &dp, 0);
+    for (size_t k = 0; ok && k < sizeof flag / sizeof flag[0]; k++)
+        ok = put_attr(h, flag[k], H5T_STD_I32LE, H5T_NATIVE_INT32, &off, 0);
+    if (ok && units == 'g')
+        ok = put_gadget_units(h, &u, 0) && put_time_gyr(h, time);
     close_id(&h, H5Gclose);
     return ok;
 }
@@ -188,10 +289,10 @@ static int put_group(hid_t file, const struct gc_bodies *b, const uint8_t *type,
 
 /* /Parameters: the run's settings as attributes (SWIFT keeps its run-time parameters in a
  * group of that name), so that a restart continues with them. */
-static int put_parameters(hid_t file, const struct gc_snapshot_run *r)
+static int put_parameters(hid_t file, const struct gc_snapshot_run *r, double time)
 {
     const int64_t index = r->index;
-    hid_t g = H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = attr_group(file, "Parameters");
     int ok = g >= 0;
     struct {
         const char *name;
@@ -208,6 +309,11 @@ static int put_parameters(hid_t file, const struct gc_snapshot_run *r)
         ok = put_attr(g, num[k].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &num[k].v, 0);
     ok = ok && put_attr(g, "Seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &r->seed, 0) &&
          put_attr(g, "SnapshotIndex", H5T_STD_I64LE, H5T_NATIVE_INT64, &index, 0);
+    /* pynbody reads a time and its cosmology from /Parameters, not /Header, when the group
+     * exists: the time in Gyr is given here too (and HubbleParam is not, which would make it
+     * treat the run as cosmological). */
+    if (ok && unit_kind(r) == 'g')
+        ok = put_time_gyr(g, time);
     close_id(&g, H5Gclose);
     return ok;
 }
@@ -406,7 +512,7 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
     char *tmp = NULL;
     hid_t file = H5I_INVALID_HID, fapl;
     size_t used = 0;
-    int single = 1, ok, fd = -1;
+    int ok, fd = -1;
     enum gc_status st = GC_ERR_IO;
 
     if (!b || b->n == 0 || !b->pos || !b->vel || !b->tag) {
@@ -422,10 +528,6 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
                      run->nrecords, run->dt_max, b->n);
         return GC_ERR_INVALID;
     }
-    for (size_t i = 0; i < b->n; i++) {
-        single &= (GC_TAG_COMPONENT(b->tag[i]) == GC_TAG_COMPONENT(b->tag[0]) &&
-                   GC_TAG_GALAXY(b->tag[i]) == GC_TAG_GALAXY(b->tag[0]));
-    }
     type = malloc(b->n);
     tmp = malloc(strlen(path) + sizeof ".part");
     if (!type || !tmp || !stage_alloc(&s, has_f64(b))) {
@@ -436,7 +538,7 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         return GC_ERR_NOMEM;
     }
     for (size_t i = 0; i < b->n; i++) {
-        type[i] = (uint8_t)(single ? 1 : type_of_component(GC_TAG_COMPONENT(b->tag[i])));
+        type[i] = (uint8_t)type_of_component(GC_TAG_COMPONENT(b->tag[i]));
         count[type[i]]++;
     }
     strcpy(tmp, path);
@@ -452,12 +554,14 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
     fapl = memory_fapl(&im, data_bytes(b, run));
     file = fapl >= 0 ? H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5I_INVALID_HID;
     close_id(&fapl, H5Pclose);
-    ok = file >= 0 && put_header(file, count, time, has_f64(b));
+    ok = file >= 0 && put_header(file, count, time, has_f64(b), unit_kind(run));
+    if (ok && unit_kind(run))
+        ok = put_units(file, unit_kind(run));
     for (int t = 1; ok && t <= 4; t++)
         if (count[t])
             ok = put_group(file, b, type, t, count[t], &s);
     if (ok && run)
-        ok = put_parameters(file, run);
+        ok = put_parameters(file, run, time);
     /* The staging buffers hold GC_HDF5_CHUNK rows of 3 doubles (or floats: then the state
      * gets its own buffer). */
     if (ok && run && run->records) {

@@ -23,7 +23,7 @@ T = 0.1            # --snapshot-every; dt = 0.01 (default), so 10 steps per snap
 STEPS, EVERY = 40, 10
 N = 512
 EPS = float(np.float32(0.025))  # the default softening, a float in the program
-TYPE_OF = {"halo": 1, "disk": 2, "bulge": 3}
+TYPE_OF = {"halo": 1, "disk": 2, "bulge": 3, "star": 4}
 BLOCKS = [(0, "disk"), (1, "disk"), (0, "bulge"), (1, "bulge"), (0, "halo"), (1, "halo")]
 failures = []
 
@@ -52,10 +52,92 @@ def table_rows(stdout):
     return rows
 
 
-def load(path):
+# The galaxy scaling in cgs, from physical constants (not from the program): 1 length unit
+# = 3.2 kpc, 1 time unit = 18 Myr, G = 1 fixes the mass unit.
+AU_CM = 1.495978707e13                    # IAU 2012
+KPC_CM = AU_CM * 648000 / np.pi * 1e3     # parsec = 648000/pi au
+MYR_S = 1e6 * 365.25 * 86400              # Julian years
+G_CGS = 6.67430e-8                        # CODATA 2018
+MSUN_G = 1.98841e33                       # IAU 2015 nominal GM over G
+UL = 3.2 * KPC_CM
+UT = 18.0 * MYR_S
+UV = UL / UT
+UM = UL ** 3 / (G_CGS * UT ** 2)
+GALAXY_WORDS = "galaxy: N-body units with G = 1, 1 length unit = 3.2 kpc, 1 time unit = 18 Myr"
+HENON_WORDS = "henon: Henon units of a star cluster, G = M = 1, E = -1/4, no physical scale"
+
+
+def text(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def close(a, b, rel=1e-13):
+    return abs(a - b) <= rel * abs(b)
+
+
+def check_header(path, f, units):
+    """Every /Header attribute, its type and value, and /Units; units is "galaxy", "henon"
+    or None (a file written without its run)."""
+    h = f["Header"].attrs
+    want = {"NumPart_ThisFile": np.uint32, "NumPart_Total": np.uint32,
+            "NumPart_Total_HighWord": np.uint32, "MassTable": np.float64, "Time": np.float64,
+            "Redshift": np.float64, "BoxSize": np.float64, "NumFilesPerSnapshot": np.int32,
+            "Omega0": np.float64, "OmegaLambda": np.float64, "HubbleParam": np.float64,
+            "Flag_DoublePrecision": np.int32, "Flag_Sfr": np.int32, "Flag_Feedback": np.int32,
+            "Flag_Cooling": np.int32, "Flag_StellarAge": np.int32, "Flag_Metals": np.int32,
+            "Flag_Entropy_ICs": np.int32}
+    if units == "galaxy":
+        want.update({"UnitLength_in_cm": np.float64, "UnitMass_in_g": np.float64,
+                     "UnitVelocity_in_cm_per_s": np.float64, "Time_GYR": np.float64})
+    check(sorted(h.keys()) == sorted(want), f"{path}: /Header attributes {sorted(h.keys())}")
+    for k, t in want.items():
+        check(k in h and np.asarray(h[k]).dtype == t, f"{path}: /Header {k} is {t.__name__}")
+    check(all(h.get(k) == 0.0 for k in ("Redshift", "BoxSize", "Omega0", "OmegaLambda")),
+          f"{path}: Redshift, BoxSize, Omega0, OmegaLambda are 0")
+    check(h.get("HubbleParam") == 1.0 and h.get("NumFilesPerSnapshot") == 1,
+          f"{path}: HubbleParam 1, one file")
+    check(all(h.get(k) == 0 for k in want if k.startswith("Flag_") and k != "Flag_DoublePrecision"),
+          f"{path}: Flag_* 0 but the precision")
+    params = f["Parameters"].attrs if "Parameters" in f else {}
+    check("HubbleParam" not in params and "Omega0" not in params,
+          f"{path}: no cosmology in /Parameters (pynbody would treat the run as cosmological)")
+    if units is None:
+        check("Units" not in f, f"{path}: no /Units without the run's units")
+        return
+    check("Units" in f, f"{path}: /Units")
+    if "Units" not in f:
+        return
+    u = f["Units"].attrs
+    if units == "henon":
+        check(sorted(u.keys()) == ["UnitSystem"] and text(u["UnitSystem"]) == HENON_WORDS,
+              f"{path}: /Units states Henon units and no cgs: {dict(u)}")
+        check("Time_GYR" not in params, f"{path}: no Time_GYR in Henon units")
+        return
+    cgs = {"UnitLength_in_cm": UL, "UnitMass_in_g": UM, "UnitVelocity_in_cm_per_s": UV,
+           "UnitTime_in_s": UT, "Unit length in cgs (U_L)": UL, "Unit mass in cgs (U_M)": UM,
+           "Unit time in cgs (U_t)": UT, "Unit current in cgs (U_I)": 1.0,
+           "Unit temperature in cgs (U_T)": 1.0}
+    check(sorted(u.keys()) == sorted(list(cgs) + ["UnitSystem"]), f"{path}: /Units {sorted(u.keys())}")
+    check(text(u.get("UnitSystem", b"")) == GALAXY_WORDS, f"{path}: /Units UnitSystem")
+    for k, v in cgs.items():
+        check(k in u and np.asarray(u[k]).dtype == np.float64 and close(float(u[k]), v),
+              f"{path}: /Units {k} = {u.get(k)} vs {v}")
+        if k in want:
+            check(close(float(h[k]), v), f"{path}: /Header {k} = {h[k]} vs {v}")
+    # G = 1 in these units, and the scaling docs/physics.md states.
+    check(close(G_CGS * float(u["UnitMass_in_g"]) * float(u["UnitTime_in_s"]) ** 2
+                / float(u["UnitLength_in_cm"]) ** 3, 1.0, 1e-12), f"{path}: G = 1")
+    check(abs(UM / MSUN_G / 2.25e10 - 1) < 0.01, f"{path}: mass unit 2.25e10 Msun")
+    gyr = float(h["Time"]) * 18.0e-3
+    check(close(float(h["Time_GYR"]), gyr, 1e-15) and "Time_GYR" in params and
+          close(float(params["Time_GYR"]), gyr, 1e-15), f"{path}: Time_GYR in /Header and /Parameters")
+
+
+def load(path, units="galaxy"):
     """The snapshot's bodies in ID order (= the run's order) plus its header, checking the
     layout on the way."""
     f = h5py.File(path, "r")
+    check_header(path, f, units)
     h = f["Header"].attrs
     counts = h["NumPart_ThisFile"]
     check(counts.dtype == np.uint32 and counts.shape == (6,), f"{path}: NumPart_ThisFile type")
@@ -65,7 +147,7 @@ def load(path):
     check(mt.dtype == np.float64 and np.array_equal(mt, np.zeros(6)), f"{path}: MassTable")
     check(h["NumFilesPerSnapshot"] == 1, f"{path}: NumFilesPerSnapshot")
     check(h["Redshift"] == 0.0 and h["BoxSize"] == 0.0, f"{path}: Redshift/BoxSize")
-    check(counts[0] == 0 and counts[4] == 0 and counts[5] == 0, f"{path}: only types 1-3")
+    check(counts[0] == 0 and counts[5] == 0, f"{path}: only types 1-4")
     groups = sorted(k for k in f.keys() if k.startswith("PartType"))
     check(groups == [f"PartType{t}" for t in range(6) if counts[t] > 0],
           f"{path}: groups {groups} vs counts {counts}")
@@ -80,8 +162,7 @@ def load(path):
         t = int(name[8:])
         c = g.attrs["Component"]
         c = c.decode() if isinstance(c, bytes) else str(c)
-        if np.count_nonzero(counts) > 1:
-            check(TYPE_OF.get(c) == t, f"{path}: {name} holds {c}")
+        check(TYPE_OF.get(c) == t, f"{path}: {name} holds {c}")
         nt = counts[t]
         for ds, shape, kind in (("Coordinates", (nt, 3), "f"), ("Velocities", (nt, 3), "f"),
                                 ("Masses", (nt,), "f"), ("ParticleIDs", (nt,), "u"),
@@ -203,7 +284,7 @@ for j in range(k0, K + 1):
         check(np.array_equal(sa[key], sb[key]),
               f"restart snapshot_{j:03d} {key} != run A snapshot_{j:03d}")
 
-# ---- a set whose bodies all carry one tag: PartType1 alone, the tag kept
+# ---- a set whose bodies all carry one tag: the type of its component alone, the tag kept
 os.makedirs(c_dir)
 one = os.path.join(c_dir, "one.tab")
 with open(one, "w") as fh:
@@ -212,7 +293,7 @@ with open(one, "w") as fh:
 run("--backend", "cpu", "--data", one, "--steps", "2", "--snapshot-every", "0.01",
     "--snapshot-dir", c_dir)
 s = load(os.path.join(c_dir, "snapshot_000.hdf5"))
-check(list(s["counts"]) == [0, 8, 0, 0, 0, 0], f"one component: counts {s['counts']}")
+check(list(s["counts"]) == [0, 0, 8, 0, 0, 0], f"one component: counts {s['counts']}")
 check(set(s["comp"]) == {"disk"} and set(s["gal"]) == {0}, "one component: disk of galaxy A")
 back = os.path.join(c_dir, "back.tab")
 run("--backend", "cpu", "--data", os.path.join(c_dir, "snapshot_000.hdf5"), "--steps", "1",
@@ -220,12 +301,57 @@ run("--backend", "cpu", "--data", os.path.join(c_dir, "snapshot_000.hdf5"), "--s
 with open(back) as fh:
     check("# gc-layout: 8 0 0 0 0 0" in fh.read(), "one component reads back as disk A")
 
+# ---- a star cluster: its stars in PartType4, its units stated as Henon units
+p_dir = os.path.join(TMP, "plummer")
+run("--backend", "cpu", "--model", "plummer", "-n", "32", "--t-end", "0.02",
+    "--snapshot-every", "0.01", "--snapshot-dir", p_dir)
+s = load(os.path.join(p_dir, "snapshot_001.hdf5"), units="henon")
+check(list(s["counts"]) == [0, 0, 0, 0, 32, 0], f"plummer: counts {s['counts']}")
+check(set(s["comp"]) == {"star"}, "plummer: stars")
+s["file"].close()
+
+# ---- files of the previous layout (no units; a one-component set in PartType1), kept as
+# written by the program before it wrote units and part types by component: each still
+# loads, every body as the file holds it.
+BLOCK_ORDER = BLOCKS + [(0, "star")]
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+for name, steps in (("old_layout_galaxy.hdf5", ["--steps", "1"]),
+                    ("old_layout_plummer.hdf5", ["--t-end", "0.02"])):
+    path = os.path.join(DATA, name)
+    with h5py.File(path, "r") as f:
+        check("Units" not in f and "UnitLength_in_cm" not in f["Header"].attrs,
+              f"{name}: a file of the previous layout (no units)")
+        rows, wide = {}, None
+        for g in (k for k in f if k.startswith("PartType")):
+            wide = f[g]["Coordinates"].dtype.type
+            c = f[g].attrs["Component"]
+            c = c.decode() if isinstance(c, bytes) else str(c)
+            grp = f[g]
+            for i, gal, m, x, v in zip(grp["ParticleIDs"][...], grp["GalaxyIndex"][...],
+                                       grp["Masses"][...], grp["Coordinates"][...],
+                                       grp["Velocities"][...]):
+                rows[int(i)] = ((int(gal), c), np.concatenate(([m], x, v)).astype(np.float64))
+    tab = os.path.join(TMP, name + ".tab")
+    run("--backend", "cpu", "--data", path, *steps, "--save", tab)
+    with open(tab) as fh:
+        lines = fh.read().splitlines()
+    lay = [int(c) for c in next(l for l in lines if l.startswith("# gc-layout:")).split()[2:]]
+    got = np.array([[float(t) for t in l.split()] for l in lines if not l.startswith("#")])
+    want = [rows[i][1] for blk in BLOCK_ORDER for i in sorted(rows) if rows[i][0] == blk]
+    # The table prints float32 values with the digits that bring them back exactly.
+    wide = wide or np.float64
+    want = np.array(want).astype(wide)
+    check((lay + [0])[:7] == [sum(1 for r in rows.values() if r[0] == blk) for blk in BLOCK_ORDER],
+          f"{name}: layout {lay}")
+    check(got.shape == want.shape and np.array_equal(got.astype(wide), want),
+          f"{name}: bodies read back as written")
+
 # ---- float64: a body set with double-precision state is written as float64, exactly
 if len(sys.argv) > 3:
     gen_dir = os.path.join(TMP, "gen")
     os.makedirs(gen_dir)
     subprocess.run([sys.argv[3], gen_dir], check=True)
-    s = load(os.path.join(gen_dir, "good64.hdf5"))
+    s = load(os.path.join(gen_dir, "good64.hdf5"), units=None)
     check(s["dtype"] == np.float64 and s["dp"] == 1, "good64: float64, Flag_DoublePrecision 1")
     check(s["time"] == 2.5, "good64: Time")
     for i in range(9):

@@ -30,16 +30,18 @@ if(GC_HAVE_HDF5)
   # The snapshots of a real run, read with h5py and checked against the run (skipped
   # without h5py).
   add_test(NAME test_snapshots_h5py
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_h5py.sh
-                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/with_python.sh "h5py numpy"
+                   check_snapshots.py $<TARGET_FILE:galaxy>
+                   ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_h5py
                    $<TARGET_FILE:make_bad_snapshots>)
   set_tests_properties(test_snapshots_h5py PROPERTIES LABELS "io" SKIP_RETURN_CODE 77)
 
   # The snapshots loaded with pynbody: time in Myr, masses in solar masses, families
   # (skipped without pynbody).
   add_test(NAME test_snapshots_pynbody
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_snapshots_pynbody.sh
-                   $<TARGET_FILE:galaxy> ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_pynbody)
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/with_python.sh "pynbody h5py numpy"
+                   check_snapshots_pynbody.py $<TARGET_FILE:galaxy>
+                   ${CMAKE_CURRENT_BINARY_DIR}/tmp/snapshots_pynbody)
   set_tests_properties(test_snapshots_pynbody PROPERTIES LABELS "io" SKIP_RETURN_CODE 77
     TIMEOUT 300)
 endif()

@@ -5,6 +5,7 @@
 # one-component rule; with MAKE_BAD_SNAPSHOTS, also a float64 file exactly.
 # Usage: check_snapshots.py GALAXY TMPDIR [MAKE_BAD_SNAPSHOTS]. Exit 77 without h5py.
 # SPDX-License-Identifier: MIT
+import functools
 import os
 import re
 import shutil
@@ -18,6 +19,9 @@ except ImportError as e:
     print(f"skipped: {e} (needs h5py and numpy)")
     sys.exit(77)
 
+from snapshot_checks import G_CGS, MSUN_G, UL, UM, UT, UV, check, finish  # noqa: E402
+import snapshot_checks  # noqa: E402
+
 GALAXY, TMP = sys.argv[1], sys.argv[2]
 T = 0.1            # --snapshot-every; dt = 0.01 (default), so 10 steps per snapshot
 STEPS, EVERY = 40, 10
@@ -25,21 +29,7 @@ N = 512
 EPS = float(np.float32(0.025))  # the default softening, a float in the program
 TYPE_OF = {"halo": 1, "disk": 2, "bulge": 3, "star": 4}
 BLOCKS = [(0, "disk"), (1, "disk"), (0, "bulge"), (1, "bulge"), (0, "halo"), (1, "halo")]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([GALAXY, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        print(p.stdout, p.stderr)
-        sys.exit(f"galaxy {' '.join(args)} exited with {p.returncode}")
-    return p.stdout, p.stderr
+run = functools.partial(snapshot_checks.run, GALAXY)
 
 
 def table_rows(stdout):
@@ -52,17 +42,6 @@ def table_rows(stdout):
     return rows
 
 
-# The galaxy scaling in cgs, from physical constants (not from the program): 1 length unit
-# = 3.2 kpc, 1 time unit = 18 Myr, G = 1 fixes the mass unit.
-AU_CM = 1.495978707e13                    # IAU 2012
-KPC_CM = AU_CM * 648000 / np.pi * 1e3     # parsec = 648000/pi au
-MYR_S = 1e6 * 365.25 * 86400              # Julian years
-G_CGS = 6.67430e-8                        # CODATA 2018
-MSUN_G = 1.98841e33                       # IAU 2015 nominal GM over G
-UL = 3.2 * KPC_CM
-UT = 18.0 * MYR_S
-UV = UL / UT
-UM = UL ** 3 / (G_CGS * UT ** 2)
 GALAXY_WORDS = "galaxy: N-body units with G = 1, 1 length unit = 3.2 kpc, 1 time unit = 18 Myr"
 HENON_WORDS = "henon: Henon units of a star cluster, G = M = 1, E = -1/4, no physical scale"
 
@@ -368,5 +347,4 @@ if len(sys.argv) > 3:
 
 for s in snaps:
     s["file"].close()
-print(f"{len(failures)} failures")
-sys.exit(1 if failures else 0)
+sys.exit(finish())

@@ -5,6 +5,7 @@
 # the mapping docs/usage.md gives; a star cluster's stars as pynbody's stars.
 # Usage: check_snapshots_pynbody.py GALAXY TMPDIR. Exit 77 without pynbody.
 # SPDX-License-Identifier: MIT
+import functools
 import json
 import os
 import shutil
@@ -20,27 +21,11 @@ except ImportError as e:
     print(f"skipped: {e} (needs pynbody: pip install pynbody)")
     sys.exit(77)
 
+from snapshot_checks import MSUN_G, UL, UM, UT, check, finish  # noqa: E402
+import snapshot_checks  # noqa: E402
+
 GALAXY, TMP = sys.argv[1], sys.argv[2]
-KPC_CM = 1.495978707e13 * 648000 / np.pi * 1e3   # IAU au, parsec = 648000/pi au
-MYR_S = 1e6 * 365.25 * 86400                      # Julian years
-G_CGS = 6.67430e-8                                # CODATA 2018
-MSUN_G = 1.98841e33
-UL, UT = 3.2 * KPC_CM, 18.0 * MYR_S
-UM = UL ** 3 / (G_CGS * UT ** 2)                  # G = 1
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([GALAXY, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        print(p.stdout, p.stderr)
-        sys.exit(f"galaxy {' '.join(args)} exited with {p.returncode}")
+run = functools.partial(snapshot_checks.run, GALAXY)
 
 
 def rel(a, b):
@@ -120,5 +105,4 @@ with warnings.catch_warnings():
     cf = {f.name: len(c[f]) for f in c.families()}
 check(cf == {"star": 32}, f"cluster families {cf}")
 
-print(f"{len(failures)} failures")
-sys.exit(1 if failures else 0)
+sys.exit(finish())

@@ -287,6 +287,20 @@ static enum gc_status correct(struct gc_backend *b)
     return GC_OK;
 }
 
+/* Body i's state as a record. */
+static void record_of(const struct cpu_hermite *h, size_t i, struct gc_hermite_record *r)
+{
+    r->i = (int64_t)i;
+    r->t = h->t[i];
+    r->level = h->level[i];
+    memcpy(r->x, V3(h->x, i), sizeof r->x);
+    memcpy(r->v, V3(h->v, i), sizeof r->v);
+    memcpy(r->a, V3(h->a, i), sizeof r->a);
+    memcpy(r->j, V3(h->j, i), sizeof r->j);
+    memcpy(r->s, V3(h->s, i), sizeof r->s);
+    memcpy(r->c, V3(h->c, i), sizeof r->c);
+}
+
 /* The records of the block's bodies in the range, in the order of the active list. */
 static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, size_t *count)
 {
@@ -295,19 +309,8 @@ static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, 
     size_t k = 0;
     for (size_t q = 0; q < h->nactive; q++) {
         const size_t i = h->active[q];
-        struct gc_hermite_record *r = &dst[k];
-        if (i < c->i0 || i >= c->i1)
-            continue;
-        r->i = (int64_t)i;
-        r->t = h->t[i];
-        r->level = h->level[i];
-        memcpy(r->x, V3(h->x, i), sizeof r->x);
-        memcpy(r->v, V3(h->v, i), sizeof r->v);
-        memcpy(r->a, V3(h->a, i), sizeof r->a);
-        memcpy(r->j, V3(h->j, i), sizeof r->j);
-        memcpy(r->s, V3(h->s, i), sizeof r->s);
-        memcpy(r->c, V3(h->c, i), sizeof r->c);
-        k++;
+        if (i >= c->i0 && i < c->i1)
+            record_of(h, i, &dst[k++]);
     }
     *count = k;
     return GC_OK;
@@ -317,19 +320,8 @@ static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, 
 static enum gc_status state(struct gc_backend *b, struct gc_hermite_record *all)
 {
     const struct cpu_ctx *c = b->ctx;
-    const struct cpu_hermite *h = c->h;
-    for (size_t i = 0; i < h->n; i++) {
-        struct gc_hermite_record *r = &all[i];
-        r->i = (int64_t)i;
-        r->t = h->t[i];
-        r->level = h->level[i];
-        memcpy(r->x, V3(h->x, i), sizeof r->x);
-        memcpy(r->v, V3(h->v, i), sizeof r->v);
-        memcpy(r->a, V3(h->a, i), sizeof r->a);
-        memcpy(r->j, V3(h->j, i), sizeof r->j);
-        memcpy(r->s, V3(h->s, i), sizeof r->s);
-        memcpy(r->c, V3(h->c, i), sizeof r->c);
-    }
+    for (size_t i = 0; i < c->h->n; i++)
+        record_of(c->h, i, &all[i]);
     return GC_OK;
 }
 

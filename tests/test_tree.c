@@ -126,6 +126,32 @@ static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *
     return e;
 }
 
+/* Acceleration at x of the n bodies p (x, y, z, mass each), softened by eps2, in double. */
+static void direct_sum(const float *p, int n, const double x[3], double eps2, double out[3])
+{
+    out[0] = out[1] = out[2] = 0.0;
+    for (int i = 0; i < n; i++) {
+        double r[3], r2 = eps2;
+        for (int k = 0; k < 3; k++) {
+            r[k] = p[4 * i + k] - x[k];
+            r2 += r[k] * r[k];
+        }
+        for (int k = 0; k < 3; k++)
+            out[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
+    }
+}
+
+/* |a - exact| / |exact|. */
+static double rel_error(const float a[3], const double exact[3])
+{
+    double e = 0.0, norm = 0.0;
+    for (int k = 0; k < 3; k++) {
+        e += (a[k] - exact[k]) * (a[k] - exact[k]);
+        norm += exact[k] * exact[k];
+    }
+    return sqrt(e / norm);
+}
+
 /* The formulas against a direct sum: a cell's monopole + quadrupole error falls as
  * (size / distance)^3 (8x a doubling of the distance), the monopole's alone as ^2 (4x): a
  * wrong quadrupole sign or factor would fall 4x. And the keys interleave the axes' bits. */
@@ -144,29 +170,16 @@ static void test_formulas(void)
     gc_tree_cell_terms(&m, 0.0f, q6, &nsoft);
     for (double d = 4.0; d <= 32.0; d *= 2.0) { /* beyond, float rounding (1e-7) rules */
         const double x[3] = {0.6 * d, 0.64 * d, -0.48 * d};
-        double exact[3] = {0, 0, 0}, e = 0.0, e0 = 0.0, norm = 0.0;
+        double exact[3], e, e0;
         float a[3] = {0, 0, 0}, a0[3] = {0, 0, 0};
         const float dx = (float)(m.com[0] - x[0]), dy = (float)(m.com[1] - x[1]),
                     dz = (float)(m.com[2] - x[2]);
         const float rinv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz);
-        for (int i = 0; i < 10; i++) {
-            double r[3], r2 = 0.0;
-            for (int k = 0; k < 3; k++) {
-                r[k] = p[4 * i + k] - x[k];
-                r2 += r[k] * r[k];
-            }
-            for (int k = 0; k < 3; k++)
-                exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
-        }
+        direct_sum(p, 10, x, 0.0, exact);
         gc_tree_cell_force(dx, dy, dz, m.m, q6, nsoft, rinv, a, NULL);
         gc_tree_cell_force(dx, dy, dz, m.m, zero, 0.0f, rinv, a0, NULL);
-        for (int k = 0; k < 3; k++) {
-            e += (a[k] - exact[k]) * (a[k] - exact[k]);
-            e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
-            norm += exact[k] * exact[k];
-        }
-        e = sqrt(e / norm);
-        e0 = sqrt(e0 / norm);
+        e = rel_error(a, exact);
+        e0 = rel_error(a0, exact);
         printf("cell at distance %2.0f: quadrupole error %.2e, monopole %.2e\n", d, e, e0);
         if (prev > 0.0) {
             CHECK(prev / e > 6.0 && prev / e < 11.0);
@@ -181,30 +194,17 @@ static void test_formulas(void)
     prev = prev0 = 0.0;
     for (double d = 4.0; d <= 32.0; d *= 2.0) {
         const double x[3] = {0.6 * d, 0.64 * d, -0.48 * d}, eps2 = 0.25 * d * d;
-        double exact[3] = {0, 0, 0}, e = 0.0, e0 = 0.0, norm = 0.0;
+        double exact[3], e, e0;
         float a[3] = {0, 0, 0}, a0[3] = {0, 0, 0};
         const float dx = (float)(m.com[0] - x[0]), dy = (float)(m.com[1] - x[1]),
                     dz = (float)(m.com[2] - x[2]);
         const float rinv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz + (float)eps2);
-        for (int i = 0; i < 10; i++) {
-            double r[3], r2 = eps2;
-            for (int k = 0; k < 3; k++) {
-                r[k] = p[4 * i + k] - x[k];
-                r2 += r[k] * r[k];
-            }
-            for (int k = 0; k < 3; k++)
-                exact[k] += p[4 * i + 3] * r[k] / (r2 * sqrt(r2));
-        }
+        direct_sum(p, 10, x, eps2, exact);
         gc_tree_cell_terms(&m, (float)eps2, q6, &nsoft);
         gc_tree_cell_force(dx, dy, dz, m.m, q6, nsoft, rinv, a, NULL);
         gc_tree_cell_force(dx, dy, dz, m.m, q6, 0.0f, rinv, a0, NULL);
-        for (int k = 0; k < 3; k++) {
-            e += (a[k] - exact[k]) * (a[k] - exact[k]);
-            e0 += (a0[k] - exact[k]) * (a0[k] - exact[k]);
-            norm += exact[k] * exact[k];
-        }
-        e = sqrt(e / norm);
-        e0 = sqrt(e0 / norm);
+        e = rel_error(a, exact);
+        e0 = rel_error(a0, exact);
         printf("cell at distance %2.0f, eps %4.1f: error %.2e, without the eps^2 s2 term %.2e\n",
                d, sqrt(eps2), e, e0);
         CHECK(e < 0.5 * e0);

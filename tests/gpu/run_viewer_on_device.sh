@@ -327,20 +327,23 @@ x_files() {
     [ -e /usr/bin/xkbcomp ] || cp "$X/bin/xkbcomp" /usr/bin/xkbcomp
     XLIB=$X/lib:$LD_LIBRARY_PATH
 }
+# The carried Xvfb on display :$1 (log $2), DISPLAY set to it, its pid in XVFB.
+start_xvfb() {
+    LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$1" -screen 0 1920x1080x24 -nolisten tcp \
+        -xkbdir "$X/xkb" >"$2" 2>&1 &
+    XVFB=$!
+    for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$1" ] && break; sleep 0.1; done
+    export DISPLAY=:$1
+}
+xdo() { LD_LIBRARY_PATH=$XLIB "$X/bin/xdotool" "$@"; }
+# Rates from the window title (refreshed once a second): "... | 59.9 fps | 1234.5 steps/s | ...".
+rates() { xdo getwindowname "$1" | sed -n 's/.*| \([0-9.]*\) fps | \([0-9.]*\) [a-z ]*steps\/s.*/\1 fps, \2 steps\/s/p'; }
 
 if want window; then
 step "the window under Xvfb with NVIDIA's GLX: keys and mouse through xdotool"
 x_files
-D=${XDISPLAY:-7}
-LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$D" -screen 0 1920x1080x24 -nolisten tcp -xkbdir "$X/xkb" \
-    >"$T/xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$D" ] && break; sleep 0.1; done
+start_xvfb "${XDISPLAY:-7}" "$T/xvfb.log"
 grep -iE "GLX|error|fatal" "$T/xvfb.log" | head -n 5
-export DISPLAY=:$D
-xdo() { LD_LIBRARY_PATH=$XLIB "$X/bin/xdotool" "$@"; }
-# Rates from the window title (refreshed once a second): "... | 59.9 fps | 1234.5 steps/s | ...".
-rates() { xdo getwindowname "$1" | sed -n 's/.*| \([0-9.]*\) fps | \([0-9.]*\) [a-z ]*steps\/s.*/\1 fps, \2 steps\/s/p'; }
 window_run() { # name vendor options...
     local name=$1 vendor=$2
     shift 2
@@ -411,14 +414,7 @@ for n in ${TREE_NS:-1048576 4194304 16777216}; do
     grep -h "force\|tree\|out of" "$T/tree_headless_$n.log" | head -n 3
 done
 x_files
-D=${XDISPLAY:-8}
-LD_LIBRARY_PATH=$XLIB "$X/bin/Xvfb" ":$D" -screen 0 1920x1080x24 -nolisten tcp -xkbdir "$X/xkb" \
-    >"$T/xvfb_tree.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$D" ] && break; sleep 0.1; done
-export DISPLAY=:$D
-xdo() { LD_LIBRARY_PATH=$XLIB "$X/bin/xdotool" "$@"; }
-rates() { xdo getwindowname "$1" | sed -n 's/.*| \([0-9.]*\) fps | \([0-9.]*\) [a-z ]*steps\/s.*/\1 fps, \2 steps\/s/p'; }
+start_xvfb "${XDISPLAY:-8}" "$T/xvfb_tree.log"
 for n in ${TREE_NS:-1048576 4194304 16777216}; do
     __GLX_VENDOR_LIBRARY_NAME=$VENDOR LD_LIBRARY_PATH=$XLIB GC_SHADER_DIR=$T/viewer/shaders \
         "$T/viewer/bin/galaxy" --backend cuda -n "$n" --substeps 1 --size 1280x800 \

@@ -147,7 +147,9 @@ struct gc_cuda_tree_ctl {
     int stack_full;     /* walks that summed a cell directly for want of stack */
     int gen[GC_TREE_LEVELS + 3];      /* first cell of each generation (gen[0] = the root) */
     unsigned done[GC_TREE_LEVELS + 3]; /* blocks finished of each generation's split */
-    unsigned long long cell_int, body_int; /* interactions of the latest walk, own bodies */
+    /* interactions of the latest walk, own bodies: with cells' quadrupoles, with bodies, with
+     * far cells' masses */
+    unsigned long long cell_int, body_int, mono_int;
     int groups;         /* groups of the walk (tree_formulas.h) */
     unsigned next_group; /* the next group a walking warp takes */
 };

@@ -144,6 +144,7 @@ static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
         c->stack_full = 0;
         c->cell_int = 0;
         c->body_int = 0;
+        c->mono_int = 0;
         c->groups = 0;
         c->next_group = 0;
         for (int g = 0; g <= GC_TREE_LEVELS + 2; g++) {
@@ -475,7 +476,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     }
     float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
     int top = 1, ncell = 0, nbody = 0, stack_full = 0;
-    unsigned long long cells_done = 0, bodies_done = 0;
+    unsigned long long cells_done = 0, bodies_done = 0, mono_done = 0;
     if (lane == 0)
         s.stack[0] = 0;
     __syncwarp();
@@ -484,19 +485,38 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         top -= take;
         const int node = lane < take ? s.stack[top + lane] : -1;
         __syncwarp(); /* every lane has read its cell before pushes overwrite the slots */
-        bool accept = false, open_leaf = false, open_cell = false;
+        bool accept = false, far = false, open_leaf = false, open_cell = false;
         int first = 0, count = 0;
+        float4 cm = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         if (node >= 0) {
-            const float4 cm = T.com[node], misc = T.misc[node];
+            const float4 misc = T.misc[node];
+            cm = T.com[node];
             const float c3[3] = {cm.x, cm.y, cm.z};
+            const float d2 = gc_tree_box_dist2(c3, bc, bh);
             first = __float_as_int(misc.z);
             count = __float_as_int(misc.w);
-            if (gc_tree_box_dist2(c3, bc, bh) > misc.y)
-                accept = true;
-            else if (count < 0)
+            if (d2 > misc.y) {
+                far = gc_tree_far(d2, misc.y);
+                accept = !far;
+            } else if (count < 0) {
                 open_leaf = true;
-            else
+            } else {
                 open_cell = true;
+            }
+        }
+        /* Far cells join the body list as one body each (mass at the centre of mass). */
+        const unsigned fm = __ballot_sync(FULL, far);
+        if (far)
+            s.bodies[nbody + __popc(fm & ((1u << lane) - 1u))] = cm;
+        nbody += __popc(fm);
+        mono_done += (unsigned long long)__popc(fm);
+        __syncwarp();
+        if (nbody >= 32) {
+            eval_bodies<POT>(T, s, 32, x, a, &p);
+            nbody -= 32;
+            if (lane < nbody)
+                s.bodies[lane] = s.bodies[32 + lane];
+            __syncwarp();
         }
         /* Accepted cells join the cell list; 32 of them make a batch. */
         const unsigned am = __ballot_sync(FULL, accept);
@@ -534,6 +554,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         const int nb = open_leaf ? -count : 0;
         const int incl2 = warp_inclusive_scan(nb, lane);
         const int total2 = __shfl_sync(FULL, incl2, 31);
+        bodies_done += (unsigned long long)total2;
         s.scan[lane] = incl2;
         s.first[lane] = first;
         __syncwarp();
@@ -555,7 +576,6 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             __syncwarp();
             if (nbody >= 32) {
                 eval_bodies<POT>(T, s, 32, x, a, &p);
-                bodies_done += 32;
                 nbody -= 32;
                 if (lane < nbody)
                     s.bodies[lane] = s.bodies[32 + lane];
@@ -567,10 +587,8 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         eval_cells<POT>(T, s, ncell, lane, x, a, &p);
         cells_done += (unsigned long long)ncell;
     }
-    if (nbody > 0) {
+    if (nbody > 0)
         eval_bodies<POT>(T, s, nbody, x, a, &p);
-        bodies_done += (unsigned long long)nbody;
-    }
     if (own) {
         if (POT)
             phi[i] = p;
@@ -581,6 +599,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         const unsigned long long m = (unsigned long long)__popc(owners);
         atomicAdd(&T.ctl->cell_int, cells_done * m);
         atomicAdd(&T.ctl->body_int, bodies_done * m);
+        atomicAdd(&T.ctl->mono_int, mono_done * m);
         if (stack_full)
             atomicAdd(&T.ctl->stack_full, 1);
     }

@@ -113,9 +113,9 @@ static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *
     CHECK(gc_backend_tree(be)->stats(be, &st) == GC_OK);
     e = errors_of(b, &acc, rows);
     printf("%-30s N %6zu theta %.2f: median %.2e, 99th %.2e, max %.2e, RMS %.2e; %.2f cells "
-           "a body, %.0f cell + %.0f body interactions a body\n", what, b->n, theta, e.median,
-           e.p99, e.max, e.rms, (double)st.cells / (double)b->n, st.cell_interactions,
-           st.body_interactions);
+           "a body, %.0f cell + %.0f body + %.0f far-cell interactions a body\n",
+           what, b->n, theta, e.median, e.p99, e.max, e.rms, (double)st.cells / (double)b->n,
+           st.cell_interactions, st.body_interactions, st.mono_interactions);
     CHECK(st.valid && st.complete);
     /* Every body in exactly one leaf, and all the mass at the root: none lost. Groups of
      * at most GC_TREE_GROUP bodies, none empty. */
@@ -469,17 +469,19 @@ static void test_gpu_vs_cpu(struct gc_backend *gpu)
             den += (double)ac.vel[4 * i + k] * ac.vel[4 * i + k];
         }
     printf("GPU vs CPU tree, N %zu: cells %llu vs %llu, leaves %llu vs %llu, groups %llu vs "
-           "%llu, interactions a body %.1f vs %.1f; forces relative RMS %.2e\n", b.n,
+           "%llu, interactions a body %.1f vs %.1f (far cells %.1f vs %.1f); forces relative RMS %.2e\n", b.n,
            (unsigned long long)sg.cells, (unsigned long long)sc.cells,
            (unsigned long long)sg.leaves, (unsigned long long)sc.leaves,
            (unsigned long long)sg.groups, (unsigned long long)sc.groups,
            sg.cell_interactions + sg.body_interactions,
-           sc.cell_interactions + sc.body_interactions, sqrt(num / den));
+           sc.cell_interactions + sc.body_interactions, sg.mono_interactions,
+           sc.mono_interactions, sqrt(num / den));
     CHECK(sg.valid && sc.valid && sg.complete);
     CHECK(sg.cells == sc.cells && sg.leaves == sc.leaves && sg.leaf_bodies == b.n);
     CHECK(sg.groups == sc.groups);
     CHECK_LT(fabs(sg.cell_interactions - sc.cell_interactions), 1e-3 * sc.cell_interactions);
     CHECK_LT(fabs(sg.body_interactions - sc.body_interactions), 1e-3 * sc.body_interactions);
+    CHECK_LT(fabs(sg.mono_interactions - sc.mono_interactions), 1e-3 * sc.mono_interactions);
     CHECK_LT(sqrt(num / den), 1e-4);
     gc_bodies_free(&b);
     gc_bodies_free(&ag);

@@ -288,7 +288,7 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     float bc[3], bh[3], lo[3], hi[3], a[GC_TREE_GROUP][3], p[GC_TREE_GROUP];
     int32_t stack[64 * 8];
     int top = 0, own = 0, n = (int)(g1 - g0);
-    double cells = 0.0, bodies = 0.0;
+    double cells = 0.0, bodies = 0.0, mono = 0.0;
     for (int k = 0; k < 3; k++) {
         lo[k] = hi[k] = t->spos[4 * g0 + k];
     }
@@ -311,7 +311,18 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     stack[top++] = 0;
     while (top > 0) {
         const struct node *nd = &t->node[stack[--top]];
-        if (gc_tree_box_dist2(nd->mo.com, bc, bh) > nd->ropen2) {
+        const float d2 = gc_tree_box_dist2(nd->mo.com, bc, bh);
+        if (d2 > nd->ropen2 && gc_tree_far(d2, nd->ropen2)) {
+            for (int j = 0; j < n; j++) {
+                const float *x = t->spos + 4 * (g0 + (size_t)j);
+                const float dx = nd->mo.com[0] - x[0], dy = nd->mo.com[1] - x[1],
+                            dz = nd->mo.com[2] - x[2];
+                gc_tree_body_force(dx, dy, dz, nd->mo.m,
+                                   1.0f / sqrtf(dx * dx + dy * dy + dz * dz + eps2), a[j],
+                                   phi ? &p[j] : NULL);
+            }
+            mono += 1.0;
+        } else if (d2 > nd->ropen2) {
             for (int j = 0; j < n; j++) {
                 const float *x = t->spos + 4 * (g0 + (size_t)j);
                 const float dx = nd->mo.com[0] - x[0], dy = nd->mo.com[1] - x[1],
@@ -350,6 +361,7 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     }
     counts[0] += cells * own;
     counts[1] += bodies * own;
+    counts[2] += mono * own;
 }
 
 /* Builds the tree over all bodies, then walks every group that holds a body of the range.
@@ -360,7 +372,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
 {
     struct cpu_tree *t;
     const size_t n = c->n;
-    double t0, t1, t2, t3, cells = 0.0, bodies = 0.0;
+    double t0, t1, t2, t3, cells = 0.0, bodies = 0.0, mono = 0.0;
     float *acc;
     enum gc_status st = reserve(c);
     if (st != GC_OK)
@@ -382,14 +394,15 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         moments(t, fp->theta, fp->eps2);
     t3 = now_ms();
     if (st == GC_OK) {
-#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies) \
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono) \
     num_threads(gc_cpu_threads(c))
         for (long g = 0; g < (long)t->groups; g++) {
-            double counts[2] = {0.0, 0.0};
+            double counts[3] = {0.0, 0.0, 0.0};
             walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp->eps2, acc, phi,
                        counts);
             cells += counts[0];
             bodies += counts[1];
+            mono += counts[2];
         }
         if (!phi)
             for (size_t i = c->i0; i < c->i1; i++) {
@@ -409,6 +422,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.root_mass = t->node[0].mo.m;
         t->stats.cell_interactions = c->i1 > c->i0 ? cells / (double)(c->i1 - c->i0) : 0.0;
         t->stats.body_interactions = c->i1 > c->i0 ? bodies / (double)(c->i1 - c->i0) : 0.0;
+        t->stats.mono_interactions = c->i1 > c->i0 ? mono / (double)(c->i1 - c->i0) : 0.0;
         t->stats.complete = 1;
         t->stats.valid = 1;
     }

@@ -185,6 +185,7 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->root_mass = k->root_mass;
     o->cell_interactions = (double)k->cell_int / own;
     o->body_interactions = (double)k->body_int / own;
+    o->mono_interactions = (double)k->mono_int / own;
     o->complete = k->overflow == 0 && k->stack_full == 0;
     o->valid = 1;
     if (k->overflow > 0 && !t->grow) {

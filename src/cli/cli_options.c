@@ -65,7 +65,7 @@ const struct gc_cli_option gc_cli_options[] = {
      "uses all pairs)"},
     {"--theta", NULL, "T", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.theta), GC_TREE_THETA_MIN,
      GC_TREE_THETA_MAX, NULL, 0, NULL,
-     "tree opening angle (default 0.55): smaller is more accurate and slower;\n"
+     "tree opening angle (default 0.5): smaller is more accurate and slower;\n"
      "see the error against theta in docs/physics.md"},
 
     {"--backend", NULL, "NAME", ALL, GC_SEC_COMPUTE, GC_OPT_CHOICE, OFF(backend), 0, 0,

@@ -140,7 +140,8 @@ enum gc_status gc_force_accel(struct gc_force *f, float eps2)
     } else if (st == GC_OK) {
         struct gc_tree_stats ts;
         if (gc_force_tree_stats(f, &ts) == GC_OK && ts.valid)
-            f->interactions += (double)f->n * (ts.cell_interactions + ts.body_interactions);
+            f->interactions += (double)f->n * (ts.cell_interactions + ts.body_interactions +
+                                                ts.mono_interactions);
     }
     if (f->profile) {
         const double t2 = mark(f);

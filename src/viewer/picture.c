@@ -108,7 +108,8 @@ static void stats_panel(struct gc_app *a)
         if (gc_sim_tree_stats(&a->sim, &ts) == GC_OK && ts.valid) {
             i.tree_build_ms = ts.sort_ms + ts.build_ms + ts.moments_ms;
             i.tree_walk_ms = ts.walk_ms;
-            i.tree_interactions = ts.cell_interactions + ts.body_interactions;
+            i.tree_interactions =
+                ts.cell_interactions + ts.body_interactions + ts.mono_interactions;
         }
     }
     gc_app_time_text(a, 0, when, sizeof when);

@@ -64,15 +64,15 @@ python3 - "$OUT/tree_sweep.json" <<'PY' | tee -a "$OUT/results.txt"
 import json, sys
 d = json.load(open(sys.argv[1]))
 print("device:", d["device"])
-print("%9s %6s %8s %7s %7s %8s %7s %6s %5s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
-      "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int c", "int b", "int/us",
+print("%9s %6s %8s %7s %7s %8s %7s %6s %5s %6s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
+      "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int c", "int b", "int m", "int/us",
       "GFLOP/s", "B/body", "median", "99th", "max", "allpairs", "speedup"))
 for r in d["results"]:
-    ints = r["n"] * (r["cell_interactions"] + r["body_interactions"]) / (r["ms_walk"] * 1e3)
-    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %5.1f %6.0f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f%s" % (
+    ints = r["n"] * (r["cell_interactions"] + r["body_interactions"] + r.get("mono_interactions", 0)) / (r["ms_walk"] * 1e3)
+    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %5.1f %6.0f %6.0f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f%s" % (
         r["n"], r["theta"], r["ms_per_step"], r["ms_sort"], r["ms_build"], r["ms_moments"],
         r["ms_walk"], r["cells_per_body"], r["bodies_per_group"], r["cell_interactions"],
-        r["body_interactions"], ints / 1e3, r["walk_gflops"], r["bytes_per_body"], r["error_median"],
+        r["body_interactions"], r.get("mono_interactions", 0), ints / 1e3, r["walk_gflops"], r["bytes_per_body"], r["error_median"],
         r["error_p99"], r["error_max"], r["ms_allpairs"],
         r["ms_allpairs"] / r["ms_per_step"] if r["ms_allpairs"] else 0,
         "" if r["complete"] else "  incomplete"))

@@ -62,8 +62,9 @@ int main(int argc, char **argv)
     const int order = argc > 2 ? atoi(argv[2]) : 4;
     const double t_end = argc > 3 ? atof(argv[3]) : 0.125;
     const char *backend = argc > 4 ? argv[4] : "cuda";
+    const char *precision = argc > 5 ? argv[5] : "mixed";
     struct gc_hermite_config cfg = {order, 1.0 / 65536.0, order == 6 ? 0.15 : 0.01, 0.01,
-                                    0.125, -1};
+                                    0.125, -1, strcmp(precision, "double") != 0};
     struct gc_backend_options opt = {0};
     struct gc_backend *be = NULL;
     struct gc_bodies b;
@@ -77,8 +78,9 @@ int main(int argc, char **argv)
     struct run r;
     int due = 1;
 
-    if (n < 2 || (order != 4 && order != 6) || !(t_end > 0.0)) {
-        fprintf(stderr, "usage: %s [N] [4|6] [t_end] [cuda|cpu]\n", argv[0]);
+    if (n < 2 || (order != 4 && order != 6) || !(t_end > 0.0) ||
+        (strcmp(precision, "mixed") != 0 && strcmp(precision, "double") != 0)) {
+        fprintf(stderr, "usage: %s [N] [4|6] [t_end] [cuda|cpu] [mixed|double]\n", argv[0]);
         return 2;
     }
     opt.quiet = 1;
@@ -133,7 +135,8 @@ int main(int argc, char **argv)
     graph_s = now_s() - t0;
 
     printf("# Hermite %d block steps vs active count m: Plummer N = %zu, eps 1/256, eta %g, "
-           "t = 0..%g, backend %s\n", order, n, cfg.eta, t_end, gc_backend_device_name(be));
+           "t = 0..%g, backend %s, %s force pass\n", order, n, cfg.eta, t_end,
+           gc_backend_device_name(be), precision);
     printf("# host-driven (each block step synchronised): %llu block steps in %.3f s\n",
            (unsigned long long)blocks, host_total);
     printf("# backend loop%s: %llu block steps in %.3f s, %.2f us per block step\n",

@@ -104,13 +104,14 @@ struct gc_cuda_hermite {
     double *xv, *vv;               /* 3n each: the view (every body at one time) */
     struct gc_cuda_hermite_ctl *ctl;
     int n, order, grid, fixed_level;
+    int mixed;  /* 1: the force kernel's mixed arithmetic (hermite.cu); 0: double */
     int i0, i1; /* this rank's bodies: force, correction and potential only for these */
     double eps2, eta, eta_start, dt_max;
     unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
 };
 
 /* Blocks of the fixed launch shape for this order; negative: -cudaError_t. */
-int gc_cuda_hermite_grid(int order, int sm_count);
+int gc_cuda_hermite_grid(int order, int mixed, int sm_count);
 size_t gc_cuda_hermite_part_doubles(int n, int grid);
 /* Active list = every body, due at tick 0; counters and error cleared. */
 int gc_cuda_hermite_launch_reset(const struct gc_cuda_hermite *h, void *stream);

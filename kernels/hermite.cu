@@ -1,6 +1,7 @@
 /* The Hermite block-step kernels: block selection, force with jerk (and snap) of the active bodies with the prediction fused in, correction, view and potential, all in a fixed launch shape so one CUDA graph replays them. */
 /* SPDX-License-Identifier: MIT */
 #include <climits>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -141,12 +142,46 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 
 /* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
 
+/* The force kernel's arithmetic (gc_cuda_hermite.mixed, the launcher picks):
+ *  - DOUBLE: every operation in double;
+ *  - MIXED: positions predicted and differenced in double, the difference rounded to float,
+ *    everything after it (r^2, 1/r, the terms, velocity and acceleration differences) in
+ *    float, the sums in float over one tile of HT bodies and in double across tiles, as the
+ *    GRAPE-6-style libraries do. The H100 issues 64 double operations a cycle per
+ *    multiprocessor and 128 float ones; the difference of positions is the one place where
+ *    float would lose the digits a close pair needs.
+ *  - MIXED_EXACT: MIXED that also skips and checks coincident pairs (eps = 0). */
+enum { ARITH_DOUBLE, ARITH_MIXED, ARITH_MIXED_EXACT };
+
 /* One tile of j bodies predicted to the block time, in shared memory. */
 template <int ORDER>
 struct htile {
     double x[HT], y[HT], z[HT], m[HT];
     double vx[HT], vy[HT], vz[HT];
     double ax[ORDER == 6 ? HT : 1], ay[ORDER == 6 ? HT : 1], az[ORDER == 6 ? HT : 1];
+    int id[HT];
+};
+
+/* A mixed tile's body: three 16-byte loads (four for 6th order) per pair. The mass rides in
+ * the low half of zm.y (its bits, not its value), so z and m come in one load. */
+struct __align__(16) mbody {
+    double2 xy;
+    double2 zm;
+    float4 v; /* vx, vy, vz, - */
+    float4 a; /* ax, ay, az, - (6th order) */
+};
+
+/* Double to float, rounded to nearest, with IEEE subnormals: under -ftz the compiler would
+ * wrap each conversion in a test and a multiply to flush, two more instructions each. */
+static __device__ __forceinline__ float narrow(double x)
+{
+    float r;
+    asm("cvt.rn.f32.f64 %0, %1;" : "=f"(r) : "d"(x));
+    return r;
+}
+template <int ORDER>
+struct mtile {
+    mbody b[HT];
     int id[HT];
 };
 
@@ -178,12 +213,91 @@ static __device__ __forceinline__ void pair(const htile<ORDER> &T, int k, int i,
     }
 }
 
+/* The same pair in mixed arithmetic (gc_hermite_pair_terms_f after the double difference). */
+template <int ORDER, bool EXACT>
+static __device__ __forceinline__ void pair_mixed(const mtile<ORDER> &T, int k, int i,
+                                                  const double xi[3], const float vi[3],
+                                                  const float ai[3], float eps2,
+                                                  gc_cuda_hermite_ctl *ctl, float *acc)
+{
+    const mbody &b = T.b[k];
+    const double2 xy = b.xy, zm = b.zm;
+    const float r[3] = {narrow(xy.x - xi[0]), narrow(xy.y - xi[1]), narrow(zm.x - xi[2])};
+    const float mj = __int_as_float(__double2loint(zm.y));
+    const float r2 = fmaf(r[2], r[2], fmaf(r[1], r[1], fmaf(r[0], r[0], eps2)));
+    if (EXACT && r2 == 0.0f) {
+        if (T.id[k] >= 0 && T.id[k] != i)
+            record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, T.id[k]);
+        return;
+    }
+    const float rinv = rsqrtf(r2);
+    const float rinv2 = rinv * rinv;
+    const float w[3] = {b.v.x - vi[0], b.v.y - vi[1], b.v.z - vi[2]};
+    if (ORDER == 6) {
+        const float A[3] = {b.a.x - ai[0], b.a.y - ai[1], b.a.z - ai[2]};
+        gc_hermite_pair_terms_f(r, w, A, mj * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
+    } else {
+        gc_hermite_pair_terms_f(r, w, nullptr, mj * rinv * rinv2, rinv2, acc, acc + 3,
+                                nullptr);
+    }
+}
+
+/* Tile body j predicted to tick tn (or padding when j >= n: no mass, id -1). */
+template <int ORDER>
+static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, htile<ORDER> &T,
+                                                 int j, long long tn)
+{
+    const int t = threadIdx.x;
+    if (j < H.n) {
+        double xp[3], vp[3], ap[3] = {0, 0, 0};
+        predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
+        T.x[t] = xp[0];
+        T.y[t] = xp[1];
+        T.z[t] = xp[2];
+        T.m[t] = H.m[j];
+        T.vx[t] = vp[0];
+        T.vy[t] = vp[1];
+        T.vz[t] = vp[2];
+        if (ORDER == 6) {
+            T.ax[t] = ap[0];
+            T.ay[t] = ap[1];
+            T.az[t] = ap[2];
+        }
+        T.id[t] = j;
+    } else { /* skipped below when it would divide by zero */
+        T.x[t] = T.y[t] = T.z[t] = 0.0;
+        T.m[t] = 0.0;
+        T.vx[t] = T.vy[t] = T.vz[t] = 0.0;
+        if (ORDER == 6)
+            T.ax[t] = T.ay[t] = T.az[t] = 0.0;
+        T.id[t] = -1;
+    }
+}
+
+template <int ORDER>
+static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, mtile<ORDER> &T,
+                                                 int j, long long tn)
+{
+    mbody &b = T.b[threadIdx.x];
+    double xp[3] = {0, 0, 0}, vp[3] = {0, 0, 0}, ap[3] = {0, 0, 0};
+    if (j < H.n)
+        predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
+    b.xy = make_double2(xp[0], xp[1]);
+    b.zm = make_double2(xp[2], __hiloint2double(0, __float_as_int(j < H.n ? (float)H.m[j] : 0.0f)));
+    b.v = make_float4((float)vp[0], (float)vp[1], (float)vp[2], 0.0f);
+    b.a = make_float4((float)ap[0], (float)ap[1], (float)ap[2], 0.0f);
+    T.id[threadIdx.x] = j < H.n ? j : -1;
+}
+
 /* Each j body is predicted to the block time as its tile is loaded, so no separate
  * prediction pass over all n bodies is needed per block step. */
-template <int ORDER>
+template <int ORDER, int ARITH>
 static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
-    __shared__ htile<ORDER> tile;
+    constexpr bool MIXED = ARITH != ARITH_DOUBLE;
+    using tile_t = typename std::conditional<MIXED, mtile<ORDER>, htile<ORDER>>::type;
+    using real = typename std::conditional<MIXED, float, double>::type;
+    __shared__ tile_t tile;
     __shared__ double red[HT / 32][9];
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
@@ -195,60 +309,55 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
     const int ntiles = (H.n + HT - 1) / HT;
     const int units = p.groups * p.slices;
     const int il = threadIdx.x / p.q, lane = threadIdx.x % p.q;
-    const double eps2 = H.eps2;
+    const real eps2 = (real)H.eps2;
 
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
         const int g = u / p.slices, sl = u % p.slices;
         const int aidx = g * p.ni + il;
         const bool valid = aidx < m;
         const int i = valid ? H.active[aidx] : -1;
-        double xi[3] = {0, 0, 0}, vi[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+        double xi[3] = {0, 0, 0}, vd[3] = {0, 0, 0}, ad[3] = {0, 0, 0};
         double acc[NV];
+        real vi[3], ai[3], part[NV];
         if (valid)
-            predict_body<ORDER>(H, i, tn, xi, vi, ORDER == 6 ? ai : nullptr);
+            predict_body<ORDER>(H, i, tn, xi, vd, ORDER == 6 ? ad : nullptr);
+        for (int k = 0; k < 3; k++) {
+            vi[k] = (real)vd[k];
+            ai[k] = (real)ad[k];
+        }
         for (int k = 0; k < NV; k++)
             acc[k] = 0.0;
         const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
         for (int tt = t0; tt < t1; tt++) {
-            const int j = tt * HT + threadIdx.x;
             __syncthreads(); /* the previous tile has been used by every thread */
-            if (j < H.n) {
-                double xp[3], vp[3], ap[3] = {0, 0, 0};
-                predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
-                tile.x[threadIdx.x] = xp[0];
-                tile.y[threadIdx.x] = xp[1];
-                tile.z[threadIdx.x] = xp[2];
-                tile.m[threadIdx.x] = H.m[j];
-                tile.vx[threadIdx.x] = vp[0];
-                tile.vy[threadIdx.x] = vp[1];
-                tile.vz[threadIdx.x] = vp[2];
-                if (ORDER == 6) {
-                    tile.ax[threadIdx.x] = ap[0];
-                    tile.ay[threadIdx.x] = ap[1];
-                    tile.az[threadIdx.x] = ap[2];
-                }
-                tile.id[threadIdx.x] = j;
-            } else { /* padding: no mass, skipped below when it would divide by zero */
-                tile.x[threadIdx.x] = tile.y[threadIdx.x] = tile.z[threadIdx.x] = 0.0;
-                tile.m[threadIdx.x] = 0.0;
-                tile.vx[threadIdx.x] = tile.vy[threadIdx.x] = tile.vz[threadIdx.x] = 0.0;
-                if (ORDER == 6)
-                    tile.ax[threadIdx.x] = tile.ay[threadIdx.x] = tile.az[threadIdx.x] = 0.0;
-                tile.id[threadIdx.x] = -1;
-            }
+            load_tile<ORDER>(H, tile, tt * HT + threadIdx.x, tn);
             __syncthreads();
             if (!valid)
                 continue;
+            for (int k = 0; k < NV; k++)
+                part[k] = 0;
             /* One thread per body (m >= HT, the bulk of the work): a fixed-count loop the
              * compiler unrolls, so independent pairs overlap their latencies. */
             if (p.q == 1) {
 #pragma unroll 4
-                for (int k = 0; k < HT; k++)
-                    pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, acc);
+                for (int k = 0; k < HT; k++) {
+                    if constexpr (MIXED)
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xi, vi, ai,
+                                                                      eps2, ctl, part);
+                    else
+                        pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, part);
+                }
             } else {
-                for (int k = lane; k < HT; k += p.q)
-                    pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, acc);
+                for (int k = lane; k < HT; k += p.q) {
+                    if constexpr (MIXED)
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xi, vi, ai,
+                                                                      eps2, ctl, part);
+                    else
+                        pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, part);
+                }
             }
+            for (int k = 0; k < NV; k++)
+                acc[k] += (double)part[k];
         }
         /* The q threads of one body: shuffles inside a warp, shared memory across warps. */
         if (p.q > 1) {
@@ -502,9 +611,13 @@ static int occupancy_grid(K kernel, int sm_count)
     return sm_count * (per_sm > 0 ? per_sm : 1);
 }
 
-extern "C" int gc_cuda_hermite_grid(int order, int sm_count)
+extern "C" int gc_cuda_hermite_grid(int order, int mixed, int sm_count)
 {
-    return order == 6 ? occupancy_grid(h_force<6>, sm_count) : occupancy_grid(h_force<4>, sm_count);
+    if (mixed)
+        return order == 6 ? occupancy_grid(h_force<6, ARITH_MIXED>, sm_count)
+                          : occupancy_grid(h_force<4, ARITH_MIXED>, sm_count);
+    return order == 6 ? occupancy_grid(h_force<6, ARITH_DOUBLE>, sm_count)
+                      : occupancy_grid(h_force<4, ARITH_DOUBLE>, sm_count);
 }
 
 extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
@@ -525,10 +638,22 @@ extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, lo
 extern "C" int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    if (h->order == 6)
-        h_force<6><<<h->grid, HT, 0, s>>>(*h);
-    else
-        h_force<4><<<h->grid, HT, 0, s>>>(*h);
+    const int arith = !h->mixed ? ARITH_DOUBLE : h->eps2 > 0.0 ? ARITH_MIXED : ARITH_MIXED_EXACT;
+    if (h->order == 6) {
+        if (arith == ARITH_MIXED)
+            h_force<6, ARITH_MIXED><<<h->grid, HT, 0, s>>>(*h);
+        else if (arith == ARITH_MIXED_EXACT)
+            h_force<6, ARITH_MIXED_EXACT><<<h->grid, HT, 0, s>>>(*h);
+        else
+            h_force<6, ARITH_DOUBLE><<<h->grid, HT, 0, s>>>(*h);
+    } else {
+        if (arith == ARITH_MIXED)
+            h_force<4, ARITH_MIXED><<<h->grid, HT, 0, s>>>(*h);
+        else if (arith == ARITH_MIXED_EXACT)
+            h_force<4, ARITH_MIXED_EXACT><<<h->grid, HT, 0, s>>>(*h);
+        else
+            h_force<4, ARITH_DOUBLE><<<h->grid, HT, 0, s>>>(*h);
+    }
     return (int)cudaGetLastError();
 }
 

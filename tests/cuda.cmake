@@ -14,8 +14,11 @@ if(GC_HAVE_CUDA)
   get_test_property(test_backend_cuda ENVIRONMENT env)
   set_tests_properties(test_backend_cuda_dubinski PROPERTIES LABELS cuda TIMEOUT 600
     SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
-  add_test(NAME test_hermite_cuda COMMAND test_hermite cuda)
+  add_test(NAME test_hermite_cuda COMMAND test_hermite cuda double)
   set_tests_properties(test_hermite_cuda PROPERTIES LABELS cuda TIMEOUT 600 SKIP_RETURN_CODE 77)
+  add_test(NAME test_hermite_cuda_mixed COMMAND test_hermite cuda mixed)
+  set_tests_properties(test_hermite_cuda_mixed PROPERTIES LABELS cuda TIMEOUT 600
+                       SKIP_RETURN_CODE 77)
   # The tree on the GPU: test_tree's checks, then its tree against the CPU backend's.
   add_test(NAME test_tree_cuda COMMAND test_tree cuda)
   set_tests_properties(test_tree_cuda PROPERTIES LABELS cuda TIMEOUT 600 SKIP_RETURN_CODE 77)
@@ -24,6 +27,7 @@ if(GC_HAVE_CUDA)
 else()
   # Without nvcc they still show in ctest's list, as skipped (never a silent absence).
   foreach(t test_backend_cuda test_backend_cuda_dubinski test_bench_cuda test_hermite_cuda
+            test_hermite_cuda_mixed
             test_tree_cuda)
     add_test(NAME ${t} COMMAND sh -c "echo 'SKIP: this build has no CUDA backend (no nvcc, or GC_ENABLE_CUDA=OFF)'; exit 77")
     set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS cuda)

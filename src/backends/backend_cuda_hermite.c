@@ -140,7 +140,8 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
     h->d.eta_start = cfg->eta_start;
     h->d.dt_max = cfg->dt_max;
     h->starting = 1;
-    grid = gc_cuda_hermite_grid(cfg->order, c->sm_count);
+    h->d.mixed = cfg->mixed;
+    grid = gc_cuda_hermite_grid(cfg->order, cfg->mixed, c->sm_count);
     if (grid <= 0) {
         gc_log_error("cuda backend: no Hermite kernel for this device: %s",
                      cudaGetErrorString((cudaError_t)-grid));
@@ -161,8 +162,10 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
         gc_cuda_hermite_free(c);
         return st;
     }
-    gc_log_info("cuda backend: hermite%d, double precision force kernel, %d blocks of 256",
-                cfg->order, grid);
+    gc_log_info("cuda backend: hermite%d, %s force kernel, %d blocks of 256", cfg->order,
+                cfg->mixed ? "mixed precision (double differences, float terms)"
+                           : "double precision",
+                grid);
     return GC_OK;
 }
 

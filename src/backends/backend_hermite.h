@@ -22,6 +22,8 @@ struct gc_hermite_config {
     double dt_max;    /* largest step (level 0); a tick is dt_max / 2^GC_HERMITE_LEVELS */
     int fixed_level;  /* -1: individual steps by the criterion; k >= 0: every body always
                        * steps dt_max / 2^k (shared fixed steps, for convergence tests) */
+    int mixed;        /* 1: a force pass in mixed arithmetic where the backend has one
+                       * (CUDA: positions differenced in double, the rest in float) */
 };
 
 /* Block-step counters the backend keeps (on the device for CUDA: no host round trip). */

@@ -26,6 +26,8 @@ struct gc_integrator_params {
                      * of it); 0 = default */
     double fixed_dt; /* Hermite: 0 = individual steps; > 0 = every step is this (a power-of-
                       * two fraction of dt_max): shared fixed steps, for convergence tests */
+    int double_forces; /* Hermite: 1 = the GPU's force pass in double throughout; 0 = its
+                        * mixed arithmetic (a backend without one is double anyway) */
 };
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */

@@ -274,6 +274,7 @@ enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
     h->cfg.eta_start = DEFAULT_ETA_START;
     h->cfg.dt_max = in->p.dt_max;
     h->cfg.fixed_level = -1;
+    h->cfg.mixed = !in->p.double_forces;
     if (in->p.fixed_dt > 0.0) {
         const double k = log2(in->p.dt_max / in->p.fixed_dt);
         if (fabs(k - floor(k + 0.5)) > 1e-9 || k < -0.5 || k > GC_HERMITE_LEVELS - 1) {

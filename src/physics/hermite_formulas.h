@@ -38,6 +38,31 @@ GC_HD void gc_hermite_pair_terms(const double r[3], const double v[3], const dou
     }
 }
 
+/* The same terms in float, for the CUDA force kernel's mixed arithmetic: r is the
+ * difference of positions taken in double and rounded, the sums are the caller's. Arranged
+ * so that each term is one fused multiply-add: with a3 = 3 alpha and w = v - a3 r,
+ *   jerk += mr3 w,   snap += mr3 (A - 2 a3 w - 3 beta r). */
+GC_HD void gc_hermite_pair_terms_f(const float r[3], const float v[3], const float *A,
+                                   float mr3, float rinv2, float acc[3], float jerk[3],
+                                   float *snap)
+{
+    const float rv = r[0] * v[0] + r[1] * v[1] + r[2] * v[2];
+    const float a3 = 3.0f * rv * rinv2;
+    float w[3];
+    for (int k = 0; k < 3; k++) {
+        w[k] = v[k] - a3 * r[k];
+        acc[k] += mr3 * r[k];
+        jerk[k] += mr3 * w[k];
+    }
+    if (snap) {
+        const float alpha = rv * rinv2;
+        const float b3 = 3.0f * ((v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + r[0] * A[0] +
+                                  r[1] * A[1] + r[2] * A[2]) * rinv2 + alpha * alpha);
+        for (int k = 0; k < 3; k++)
+            snap[k] += mr3 * (A[k] - 2.0f * a3 * w[k] - b3 * r[k]);
+    }
+}
+
 /* The same pair with its softened distance formed here (the CPU backend's form). */
 GC_HD void gc_hermite_pair(const double r[3], const double v[3], const double *A, double m,
                            double eps2, double acc[3], double jerk[3], double *snap)

@@ -19,6 +19,7 @@ struct command {
     double restart_time; /* INIT: a restart's time (its recorded state stays on rank 0, which
                           * then rebuilds it like every rank: gc_sim_init_at) */
     int32_t restart;     /* INIT: 1 when the run continues from a snapshot */
+    char precision[8];   /* INIT: params.precision ("" = default) */
     char integrator[24]; /* INIT: scheme name */
     char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
                           * uses the same one, whatever its own backend would pick) */
@@ -56,6 +57,8 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         cmd.restart_time = s->restart ? s->restart->time : 0.0;
         snprintf(cmd.integrator, sizeof cmd.integrator, "%s", s->p.integrator);
         snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
+        snprintf(cmd.precision, sizeof cmd.precision, "%s",
+                 s->p.precision ? s->p.precision : "");
     }
     st = gc_comm_bcast(s->comm, &cmd, sizeof cmd, 0);
     if (st == GC_OK && (op == GC_SIM_OP_INIT || op == GC_SIM_OP_RESET)) {
@@ -100,6 +103,7 @@ struct follower {
     struct gc_bodies scratch;
     char integrator[24];  /* the scheme's name, which sim.p.integrator points to */
     char force[24];       /* the force method's name, which sim.p.force points to */
+    char precision[8];    /* the Hermite force arithmetic's name ("" = default) */
     struct gc_sim_restart restart; /* rank 0's restart time (no records), which sim points to */
 };
 
@@ -130,6 +134,9 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     p.eta = cmd->eta;
     p.dt_max = cmd->dt_max;
     p.fixed_dt = cmd->fixed_dt;
+    memcpy(fl->precision, cmd->precision, sizeof fl->precision);
+    fl->precision[sizeof fl->precision - 1] = '\0';
+    p.precision = fl->precision[0] ? fl->precision : NULL;
     p.theta = (float)cmd->theta;
     p.profile = cmd->profile;
     memset(&fl->restart, 0, sizeof fl->restart);

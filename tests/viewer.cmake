@@ -33,10 +33,18 @@ if(gc_record_sources MATCHES "record_ffmpeg")
 else()
   set(gc_has_record 0)
 endif()
+# Whether this build draws real type (src/viewer: FreeType found): test_text.py then requires
+# it where DejaVu Sans is installed, and reports itself skipped otherwise.
+if(GC_HAVE_FREETYPE)
+  set(gc_has_freetype 1)
+else()
+  set(gc_has_freetype 0)
+endif()
 set(GC_VIEWER_ENV
   "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
   "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
-  "GC_TEST_HAS_RECORD=${gc_has_record}")
+  "GC_TEST_HAS_RECORD=${gc_has_record}"
+  "GC_TEST_HAS_FREETYPE=${gc_has_freetype}")
 
 if(Python3_FOUND)
   # No X server needed (and none may be used): DISPLAY is removed inside the script.
@@ -57,7 +65,13 @@ if(Python3_FOUND)
                    $<TARGET_FILE:galaxy>)
   set_tests_properties(test_viewer_progress PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 300 SKIP_RETURN_CODE 77)
-  set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie PROPERTIES
+  # --present's title and time read back from a headless picture at two sizes: in place,
+  # dark around, real type (anti-aliased, mixed case) when built with FreeType, else skipped.
+  add_test(NAME test_viewer_text_headless
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_text.py
+                   $<TARGET_FILE:galaxy> headless)
+  set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie
+                       test_viewer_text_headless PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
   if(GC_XVFB AND GC_XDOTOOL)
     # A private Xvfb on a random high display, checked with Xlib before the test (viewer/xvfb.py
@@ -72,16 +86,22 @@ if(Python3_FOUND)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
                      $<TARGET_FILE:galaxy> levels)
-    set_tests_properties(test_viewer_window test_viewer_window_levels PROPERTIES
-      ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
+    # The same title and time read back from the window.
+    add_test(NAME test_viewer_text_window
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_text.py
+                     $<TARGET_FILE:galaxy> window)
+    set_tests_properties(test_viewer_window test_viewer_window_levels test_viewer_text_window
+      PROPERTIES ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
   else()
-    foreach(t test_viewer_window test_viewer_window_levels)
+    foreach(t test_viewer_window test_viewer_window_levels test_viewer_text_window)
       gc_add_skipped_test(${t} "Xvfb or xdotool is not installed")
     endforeach()
   endif()
 else()
   foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_progress
-            test_viewer_window test_viewer_window_levels)
+            test_viewer_window test_viewer_window_levels test_viewer_text_headless
+            test_viewer_text_window)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()
 endif()

@@ -85,6 +85,8 @@ struct gc_options {
     int tour;                  /* --tour: start the scripted camera tour */
     int present;               /* --present: full screen, no cursor, large title and time only */
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
+    const char *font;          /* --font FILE: font of the text on screen; NULL (default) = DejaVu
+                                * Sans where found, else the built-in pixel font */
     uint64_t given[2];         /* bit k: option k of the table was on the command line */
     const void *restart;       /* a run continuing from a snapshot: its struct gc_restart
                                 * (initial.h), set by gc_initial_run; NULL = from t = 0 */

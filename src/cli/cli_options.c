@@ -158,6 +158,10 @@ const struct gc_cli_option gc_cli_options[] = {
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,
      "title line of --present"},
+    {"--font", NULL, "FILE", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(font), 0, 0, NULL, 0, NULL,
+     "font file (TrueType or OpenType) for the text on screen; default DejaVu\n"
+     "Sans where found (a fonts/ folder beside the shaders, then the system's),\n"
+     "else a built-in pixel font; needs a build with FreeType"},
 
     {"--quiet", NULL, NULL, ALL, GC_SEC_OTHER, GC_OPT_FLAG, OFF(quiet), 0, 0, NULL, 0, NULL,
      "print errors only (no progress line either; on a terminal, runs without\n"

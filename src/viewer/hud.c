@@ -1,8 +1,10 @@
-/* HUD text: a 5x7 font drawn by hand for this project, packed into a texture, drawn as quads. */
+/* HUD text as quads: real type from a font file (font.h) where one is found, else a 5x7 pixel font drawn by hand for this project. */
 /* SPDX-License-Identifier: MIT */
 #include "hud.h"
 
 #include <GL/glew.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,26 +90,75 @@ static const unsigned char font[GLYPHS][7] = {
 #define ATLAS_H GC_HUD_CELL_H
 #define FLOATS_PER_VERTEX 8
 
-static int glyph_index(unsigned char ch)
+static int glyph_index(uint32_t ch)
 {
     if (ch >= 'a' && ch <= 'z')
-        ch = (unsigned char)(ch - 'a' + 'A');
+        ch = ch - 'a' + 'A';
     if (ch == '|')
         return BAR;
     if (ch < FIRST_CHAR || ch >= FIRST_CHAR + SOLID)
         return '?' - FIRST_CHAR;
-    return ch - FIRST_CHAR;
+    return (int)(ch - FIRST_CHAR);
 }
 
-enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir)
+/* The next code point of UTF-8 text at *s (advanced past it); a malformed byte is U+FFFD. */
+static uint32_t next_code(const char **s)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    uint32_t c = p[0];
+    int n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : -1;
+    if (n < 0) {
+        *s += 1;
+        return 0xfffd;
+    }
+    c &= n == 0 ? 0x7f : 0x3f >> n;
+    for (int k = 1; k <= n; k++) {
+        if ((p[k] & 0xc0) != 0x80) {
+            *s += k;
+            return 0xfffd;
+        }
+        c = (c << 6) | (p[k] & 0x3f);
+    }
+    *s += n + 1;
+    return c;
+}
+
+/* The font file of --font, or DejaVu Sans where found; without one, the pixel font (logged
+ * once). Only a --font that cannot be used is an error. */
+static enum gc_status open_font(struct gc_hud *h, const char *shader_dir, const char *given)
+{
+    char path[4096];
+    enum gc_status st = gc_font_find(given, shader_dir, path, sizeof path);
+    if (st == GC_OK)
+        st = gc_font_open(path, &h->font);
+    if (st == GC_OK) {
+        gc_log_info("text: real type from %s", path);
+        return GC_OK;
+    }
+    if (given)
+        return st;
+    if (gc_font_available())
+        gc_log_warn("text: no usable font file (DejaVu Sans: fonts-dejavu-core on Debian and "
+                    "Ubuntu); the built-in pixel font draws the text (--font FILE names a font)");
+    else
+        gc_log_info("text: the built-in pixel font (this build has no FreeType)");
+    return GC_OK;
+}
+
+enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir, const char *font_file)
 {
     unsigned char atlas[ATLAS_H][ATLAS_W]; /* 3.5 KiB, uploaded then dropped */
     enum gc_status st;
     memset(h, 0, sizeof *h);
-    h->scale = 2;
-    st = gc_shader_load(shader_dir, "text", &h->program);
-    if (st != GC_OK)
+    h->scale = 2.0f;
+    h->pixel_scale = 2;
+    st = open_font(h, shader_dir, font_file);
+    if (st == GC_OK)
+        st = gc_shader_load(shader_dir, "text", &h->program);
+    if (st != GC_OK) {
+        gc_hud_destroy(h);
         return st;
+    }
     h->loc_viewport = glGetUniformLocation(h->program, "u_viewport");
     h->loc_font = glGetUniformLocation(h->program, "u_font");
 
@@ -151,20 +202,81 @@ enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir)
     return GC_OK;
 }
 
-void gc_hud_begin(struct gc_hud *h, int w, int h_px, int scale)
+static void drop_type(struct gc_hud_type *t)
+{
+    if (t->texture)
+        glDeleteTextures(1, &t->texture);
+    gc_font_atlas_free(&t->atlas);
+    memset(t, 0, sizeof *t);
+}
+
+/* The font at em size px as a texture: kept from an earlier batch, or rasterised now in
+ * the place of the least recently used size. NULL on failure (logged). */
+static struct gc_hud_type *type_at(struct gc_hud *h, int px)
+{
+    struct gc_hud_type *t = &h->types[0];
+    for (int k = 0; k < GC_HUD_SIZES; k++) {
+        if (h->types[k].atlas.px == px)
+            return &h->types[k];
+        if (h->types[k].used < t->used)
+            t = &h->types[k];
+    }
+    drop_type(t);
+    if (gc_font_rasterise(h->font, px, &t->atlas) != GC_OK)
+        return NULL;
+    glGenTextures(1, &t->texture);
+    glBindTexture(GL_TEXTURE_2D, t->texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, t->atlas.w, t->atlas.h, 0, GL_RED, GL_UNSIGNED_BYTE,
+                 t->atlas.pixels);
+    /* Quads sit on whole pixels, one texel each: sampling lands on texel centres. */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    free(t->atlas.pixels);
+    t->atlas.pixels = NULL;
+    if (glGetError() != GL_NO_ERROR) {
+        gc_log_error("hud: uploading the %d-pixel glyph atlas (%dx%d) failed", px, t->atlas.w,
+                     t->atlas.h);
+        drop_type(t);
+        return NULL;
+    }
+    return t;
+}
+
+void gc_hud_begin(struct gc_hud *h, int w, int h_px, float scale)
 {
     h->count = 0;
     h->vp_w = (float)w;
     h->vp_h = (float)h_px;
-    h->scale = scale > 0 ? scale : 1;
+    h->scale = scale > 0.25f ? scale : 0.25f;
+    h->pixel_scale = (int)fmaxf(1.0f, floorf(h->scale + 0.5f));
+    h->type = NULL;
+    h->batches++;
+    if (!h->font)
+        return;
+    h->type = type_at(h, gc_font_px_for_line(h->font, GC_HUD_CELL_H * h->scale));
+    if (h->type) {
+        h->type->used = h->batches;
+    } else {
+        /* Reported once: the pixel font draws from now on. */
+        gc_log_warn("text: the built-in pixel font draws the text from now on");
+        gc_font_close(h->font);
+        h->font = NULL;
+    }
 }
 
-/* Appends one quad: screen rectangle (x0, y0)-(x1, y1), atlas texels (u0, v0)-(u1, v1). */
+/* Appends one quad: screen rectangle (x0, y0)-(x1, y1), texture coordinates (u0, v0)-(u1, v1)
+ * in texels of a texture tw x th. */
 static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float u0, float v0,
                  float u1, float v1, const float c[4])
 {
     const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
     const float us[6] = {u0, u1, u1, u0, u1, u0}, vs[6] = {v0, v0, v1, v0, v1, v1};
+    const float tw = h->type ? (float)h->type->atlas.w : ATLAS_W;
+    const float th = h->type ? (float)h->type->atlas.h : ATLAS_H;
     if (h->count + 6 > h->cap) {
         size_t cap = h->cap ? 2 * h->cap : 6 * 512;
         float *v = realloc(h->verts, cap * FLOATS_PER_VERTEX * sizeof *v);
@@ -177,8 +289,8 @@ static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float
         float *p = h->verts + (h->count + (size_t)i) * FLOATS_PER_VERTEX;
         p[0] = xs[i];
         p[1] = ys[i];
-        p[2] = us[i] / ATLAS_W;
-        p[3] = vs[i] / ATLAS_H;
+        p[2] = us[i] / tw;
+        p[3] = vs[i] / th;
         memcpy(p + 4, c, 4 * sizeof *c);
     }
     h->count += 6;
@@ -186,31 +298,72 @@ static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float
 
 void gc_hud_rect(struct gc_hud *h, float x, float y, float w, float hh, const float rgba[4])
 {
-    float u = SOLID * GC_HUD_CELL_W;
-    /* Sample the middle of the solid glyph so nearest filtering always hits ink. */
-    quad(h, x, y, x + w, y + hh, u + 1.5f, 3.5f, u + 2.5f, 4.5f, rgba);
+    /* Sample the middle of a solid block so filtering always hits full coverage. */
+    float u = h->type ? (float)h->type->atlas.solid_x + 1.5f : SOLID * GC_HUD_CELL_W + 1.5f;
+    float v = h->type ? (float)h->type->atlas.solid_y + 1.5f : 3.5f;
+    quad(h, x, y, x + w, y + hh, u, v, u + 1.0f, v + 1.0f, rgba);
+}
+
+/* Real type: the width of s, pixels; its glyphs are queued into `out` (h itself) unless
+ * NULL. Glyphs sit on whole pixels, the pen keeps its fractions (even spacing). */
+static float type_text(const struct gc_hud *h, float x, float y, const char *s,
+                       const float *rgba, struct gc_hud *out)
+{
+    const struct gc_font_atlas *a = &h->type->atlas;
+    float pen = x;
+    /* The font's line centred in the layout's line. */
+    float base = floorf(y + 0.5f * (gc_hud_line_height(h) - (float)a->line) + 0.5f) +
+                 (float)a->ascender;
+    while (*s) {
+        int k = gc_font_slot(next_code(&s));
+        const struct gc_font_glyph *g;
+        if (k < 0 || a->glyph[k].advance < 0.0f)
+            k = gc_font_slot('?');
+        g = &a->glyph[k];
+        if (out && g->w > 0) {
+            float gx = floorf(pen + 0.5f) + (float)g->left, gy = base - (float)g->top;
+            quad(out, gx, gy, gx + (float)g->w, gy + (float)g->h, (float)g->x, (float)g->y,
+                 (float)(g->x + g->w), (float)(g->y + g->h), rgba);
+        }
+        pen += g->advance > 0.0f ? g->advance : 0.0f;
+    }
+    return pen - x;
+}
+
+static size_t code_points(const char *s)
+{
+    size_t n = 0;
+    while (*s) {
+        next_code(&s);
+        n++;
+    }
+    return n;
 }
 
 float gc_hud_text_width(const struct gc_hud *h, const char *s)
 {
-    return (float)(strlen(s) * GC_HUD_CELL_W * (size_t)h->scale);
+    if (h->type)
+        return type_text(h, 0.0f, 0.0f, s, NULL, NULL);
+    return (float)(code_points(s) * GC_HUD_CELL_W * (size_t)h->pixel_scale);
 }
 
 float gc_hud_line_height(const struct gc_hud *h)
 {
-    return (float)(GC_HUD_CELL_H * h->scale);
+    return h->type ? GC_HUD_CELL_H * h->scale : (float)(GC_HUD_CELL_H * h->pixel_scale);
 }
 
 float gc_hud_text(struct gc_hud *h, float x, float y, const char *s, const float rgba[4])
 {
-    float s_px = (float)h->scale, x0 = x;
-    for (; *s; s++, x += GC_HUD_CELL_W * s_px) {
-        int g = glyph_index((unsigned char)*s);
-        float u = (float)(g * GC_HUD_CELL_W);
-        if (*s == ' ')
-            continue;
-        quad(h, x, y, x + GC_HUD_CELL_W * s_px, y + GC_HUD_CELL_H * s_px, u, 0.0f,
-             u + GC_HUD_CELL_W, (float)GC_HUD_CELL_H, rgba);
+    float s_px = (float)h->pixel_scale, x0 = x;
+    if (h->type)
+        return type_text(h, x, y, s, rgba, h);
+    while (*s) {
+        uint32_t c = next_code(&s);
+        float u = (float)(glyph_index(c) * GC_HUD_CELL_W);
+        if (c != ' ')
+            quad(h, x, y, x + GC_HUD_CELL_W * s_px, y + GC_HUD_CELL_H * s_px, u, 0.0f,
+                 u + GC_HUD_CELL_W, (float)GC_HUD_CELL_H, rgba);
+        x += GC_HUD_CELL_W * s_px;
     }
     return x - x0;
 }
@@ -223,7 +376,7 @@ void gc_hud_end(struct gc_hud *h)
     glUniform2f(h->loc_viewport, h->vp_w, h->vp_h);
     glUniform1i(h->loc_font, 0);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, h->texture);
+    glBindTexture(GL_TEXTURE_2D, h->type ? h->type->texture : h->texture);
     glBindVertexArray(h->vao);
     glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(h->count * FLOATS_PER_VERTEX * sizeof(float)),
@@ -239,6 +392,9 @@ void gc_hud_end(struct gc_hud *h)
 
 void gc_hud_destroy(struct gc_hud *h)
 {
+    for (int k = 0; k < GC_HUD_SIZES; k++)
+        drop_type(&h->types[k]);
+    gc_font_close(h->font);
     if (h->program)
         glDeleteProgram(h->program);
     if (h->vbo)

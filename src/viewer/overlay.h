@@ -41,11 +41,12 @@ struct gc_overlay_info {
     int last_warn;              /* 1 = draw the last line as a warning */
 };
 
-/* Font scale for a framebuffer h pixels tall: 2 at 800 pixels, as the HUD always had. */
-int gc_overlay_scale(int fb_h);
+/* Text scale (gc_hud_begin) for a framebuffer fb_h pixels tall: 2 at 800 pixels, in
+ * proportion above (a 4K movie's text as large a share of the picture as a window's). */
+float gc_overlay_scale(int fb_h);
 void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_overlay_info *i);
 void gc_overlay_help(struct gc_hud *h, int fb_w, int fb_h);
-/* --present: the title at the top, the simulated time (`when`, e.g. "450 MILLION YEARS")
+/* --present: the title at the top, the simulated time (`when`, e.g. "450 million years")
  * large at the bottom, both in framebuffer pixels scaled to its height (readable from the
  * back of a room, and as large on a high-DPI screen as on any other). */
 void gc_overlay_present(struct gc_hud *h, int fb_w, int fb_h, const char *title,

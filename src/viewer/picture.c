@@ -26,7 +26,7 @@ enum gc_status gc_app_picture_init(struct gc_app *a)
         return st;
     st = gc_post_init(&p->post, p->shader_dir);
     if (st == GC_OK) {
-        st = gc_hud_init(&p->hud, p->shader_dir);
+        st = gc_hud_init(&p->hud, p->shader_dir, a->opt->font);
         if (st != GC_OK)
             gc_post_destroy(&p->post);
     }
@@ -135,8 +135,8 @@ static void stats_panel(struct gc_app *a)
     if (a->failure != GC_OK)
         snprintf(last, sizeof last, "%s", a->failure_msg);
     else
-        snprintf(last, sizeof last, "%s", a->input.paused ? "PAUSED (SPACE RUNS, N STEPS)"
-                                                          : "H: HELP   I: HIDE THIS");
+        snprintf(last, sizeof last, "%s", a->input.paused ? "Paused (space runs, n steps)"
+                                                          : "h: help   i: hide this");
     i.last_line = last;
     i.last_warn = a->failure != GC_OK;
     gc_overlay_stats(&a->picture.hud, p->fb_w, p->fb_h, &i);

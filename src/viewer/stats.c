@@ -55,17 +55,16 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
         gc_app_energy_measure(a, now);
 }
 
-/* The simulated time for the HUD (style 0: "123.4 MYR"), the title and log (1: "123.4 Myr")
- * or --present (2: "123 MILLION YEARS"); Henon units say so. */
+/* The simulated time for the HUD (style 0: "123.4 Myr"), the title and log (1: "123.4 Myr")
+ * or --present (2: "123 million years"); Henon units say so (the HUD's shorter). */
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
 {
     double t = gc_sim_time(&a->sim);
     if (gc_app_henon(a))
-        snprintf(buf, size, style == 2 ? "T = %.2f HENON UNITS" : style == 1 ? "%.4g Henon units"
-                                                                         : "%.4g HENON", t);
+        snprintf(buf, size, style == 2 ? "t = %.2f Henon units" : style == 1 ? "%.4g Henon units"
+                                                                         : "%.4g Henon", t);
     else
-        snprintf(buf, size, style == 2 ? "%.0f MILLION YEARS" : style == 1 ? "%.1f Myr"
-                                                                        : "%.1f MYR",
+        snprintf(buf, size, style == 2 ? "%.0f million years" : "%.1f Myr",
                  t * GC_MYR_PER_TIME_UNIT);
 }
 

@@ -9,7 +9,9 @@
 #                             bin/galaxy-before (BEFORE_REF's viewer, for the before/after
 #                             pictures), bin/galaxy-bench, lib/ (every library they need that
 #                             the device lacks: freeglut, GLEW, libpng, X11 clients, a minimal
-#                             FFmpeg with libx264), shaders/ and shaders-before/, tools/ffmpeg
+#                             FFmpeg with libx264, FreeType), shaders/ and shaders-before/,
+#                             fonts/DejaVuSans.ttf (found beside shaders/ through the
+#                             GC_SHADER_DIR the run sets: the device has no fonts), tools/ffmpeg
 #                             (a static ffmpeg program that decodes H.264, for the movie's
 #                             pixel check: tests/viewer/moviecheck.py)
 #   .devviewer/x11.tar.xz     Xvfb, xdotool, xkbcomp, the XKB data, Mesa's swrast DRI driver
@@ -124,6 +126,8 @@ if [ "$FFMPEG" = min ]; then
         -DGC_ENABLE_FFMPEG=ON "${EXTRA[@]}"
     grep -q "Movie recording: FFmpeg" "$WORK/build-after.configure.log" ||
         { echo "the build did not find the minimal FFmpeg"; exit 1; }
+    grep -q "On-screen text: FreeType" "$WORK/build-after.configure.log" ||
+        { echo "the build did not find FreeType (libfreetype-dev)"; exit 1; }
 else
     log "build this tree's viewer (sm_90, no movies)"
     build "$ROOT" "$WORK/build-after" "$TARGETS" -DGC_ENABLE_FFMPEG=OFF "${EXTRA[@]}"
@@ -146,6 +150,9 @@ if [ "$TESTS" = 1 ]; then
         "$STAGE/viewer/bin/"
 fi
 cp -r "$ROOT/shaders" "$STAGE/viewer/shaders"
+# The font of the text on screen: the viewer looks in fonts/ beside its shaders folder.
+mkdir -p "$STAGE/viewer/fonts"
+cp -L /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$STAGE/viewer/fonts/"
 if [ -n "$BEFORE_REF" ]; then
     cp "$WORK/build-before/galaxy" "$STAGE/viewer/bin/galaxy-before"
     cp -r "$WORK/src-before/shaders" "$STAGE/viewer/shaders-before"

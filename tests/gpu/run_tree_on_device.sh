@@ -8,7 +8,8 @@
 # Parts: tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
 # memcheck (compute-sanitizer over small tree runs), profile (ncu over one walk at 2^20),
 # bench (galaxy-bench --force tree --sweep and --theta-sweep, --compare with the tree, all
-# pairs at 81,920 and 2^20 against BENCHMARKS.md), energy (tools/tree_vs_allpairs at
+# pairs at 81,920 and 2^20 against BENCHMARKS.md), hermite (bench/hermite_device.sh's
+# HSTAGES with this bundle's binaries, into $OUT/hermite/), energy (tools/tree_vs_allpairs at
 # 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr). Writes $OUT/tree-device.log,
 # $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
 set -u
@@ -40,10 +41,16 @@ DUB=$ROOT/.devviewer/dubinski.tab.gz
 export GC_SHARED_DATA=$(dirname "$DUB")
 "$B/galaxy-bench" --version
 
+if want hermite; then
+step "Hermite: the mixed and double force passes, block steps, Table 2 (bench/hermite_device.sh)"
+BIN=$B LIB=$T/viewer/lib OUT=$OUT/hermite DEADLINE=${HDEADLINE:-560} \
+    bash "$ROOT/bench/hermite_device.sh" ${HSTAGES:-blocks blocksbig blocks1m blocksbig6 h4 h6}
+fi
+
 if want tests; then
 step "CUDA tests (a GPU is present: skipped = failed here)"
 for t in "test_tree cuda" "test_backend_cuda" "test_backend_cuda dubinski" "test_bench_cuda" \
-    "test_hermite cuda"; do
+    "test_hermite cuda double" "test_hermite cuda mixed"; do
     name=$(echo "$t" | tr ' ' _)
     # shellcheck disable=SC2086
     timeout -s KILL 240 "$B"/$t >"$T/$name.log" 2>&1

@@ -27,6 +27,8 @@ set_tests_properties(test_galaxy_cli test_galaxy_cli_dubinski PROPERTIES SKIP_RE
   ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 gc_add_test(test_hermite test_hermite.c)
 set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)
+# --precision on the CPU: hermite4 runs (double anyway), hermite6 refuses the mixed pass.
+add_test(NAME test_hermite_precision COMMAND test_hermite cpu mixed)
 # The Hermite GPU force pass's work layout: a plain-C header of kernels/, checked on the host.
 gc_add_test(test_hermite_plan test_hermite_plan.c)
 target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kernels)

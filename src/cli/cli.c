@@ -406,6 +406,14 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
+    if (o->params.precision && strcmp(o->params.precision, "mixed") == 0 &&
+        gc_integrator_has(gc_integrator_find(o->params.integrator),
+                          GC_INTEGRATOR_DOUBLE_FORCES)) {
+        gc_log_error("--precision mixed: %s needs double forces (its step criterion takes the "
+                     "force's 4th and 5th derivatives, which float terms leave as noise); use "
+                     "--precision double or auto", o->params.integrator);
+        return GC_ERR_INVALID;
+    }
     if (o->params.force && strcmp(o->params.force, "auto") != 0 &&
         strcmp(o->params.force, "allpairs") != 0 &&
         gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_EXACT_FORCES)) {

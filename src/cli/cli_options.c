@@ -57,10 +57,11 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
      NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
      "of --report-every so reports fall on block times)"},
-    {"--precision", NULL, "mixed|double", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE,
+    {"--precision", NULL, "auto|mixed|double", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE,
      OFF(params.precision), 0, 0, GC_HERMITE_PRECISION_NAMES, 0, NULL,
-     "Hermite force pass on the GPU: mixed (default: positions differenced in\n"
-     "double, the rest in float, ~3x faster) or double throughout; the CPU is\n"
+     "Hermite force pass on the GPU: mixed (positions differenced in double,\n"
+     "the rest in float, faster) or double throughout; auto (default): mixed\n"
+     "for hermite4, double for hermite6 (its criterion needs it); the CPU is\n"
      "double either way"},
     {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
      GC_FORCE_METHOD_NAMES, 0, NULL,

@@ -26,8 +26,9 @@ struct gc_integrator_params {
                      * of it); 0 = default */
     double fixed_dt; /* Hermite: 0 = individual steps; > 0 = every step is this (a power-of-
                       * two fraction of dt_max): shared fixed steps, for convergence tests */
-    int double_forces; /* Hermite: 1 = the GPU's force pass in double throughout; 0 = its
-                        * mixed arithmetic (a backend without one is double anyway) */
+    int precision; /* Hermite force pass on the GPU: GC_PRECISION_AUTO (mixed where the
+                    * scheme allows it), _MIXED or _DOUBLE (a backend without a mixed pass is
+                    * double anyway) */
 };
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */
@@ -38,6 +39,8 @@ struct gc_integrator_stats {
     double interactions;   /* pairwise force evaluations since start, all ranks */
 };
 
+enum { GC_PRECISION_AUTO, GC_PRECISION_MIXED, GC_PRECISION_DOUBLE };
+
 struct gc_integrator;
 
 /* Capability bits of a scheme (gc_integrator_iface.caps): what callers may ask of it. */
@@ -47,6 +50,9 @@ struct gc_integrator;
 #define GC_INTEGRATOR_DOUBLE_STATE 4u  /* state in double: downloads fill pos64/vel64 */
 #define GC_INTEGRATOR_EXACT_FORCES 8u  /* needs forces exact to rounding (a collisional
                                         * scheme): all pairs, never an approximation */
+#define GC_INTEGRATOR_DOUBLE_FORCES 16u /* needs every force term in double: its step
+                                         * criterion takes the force's 4th and 5th
+                                         * derivatives, where float terms leave only noise */
 
 struct gc_integrator_iface {
     const char *name;      /* "leapfrog", "hermite4", "hermite6" */

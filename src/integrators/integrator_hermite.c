@@ -231,7 +231,7 @@ const struct gc_integrator_iface gc_integrator_hermite4 = {
 
 const struct gc_integrator_iface gc_integrator_hermite6 = {
     .name = "hermite6",
-    .caps = HERMITE_CAPS,
+    .caps = HERMITE_CAPS | GC_INTEGRATOR_DOUBLE_FORCES,
     .step_noun = "block step",
     .flops_per_interaction = 94.0,
     .start = start,
@@ -274,7 +274,14 @@ enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
     h->cfg.eta_start = DEFAULT_ETA_START;
     h->cfg.dt_max = in->p.dt_max;
     h->cfg.fixed_level = -1;
-    h->cfg.mixed = !in->p.double_forces;
+    if (order == 6 && in->p.precision == GC_PRECISION_MIXED) {
+        gc_log_error("hermite6 needs double forces (--precision double, or leave it out): "
+                     "its step criterion takes the force's 4th and 5th derivatives, and "
+                     "float terms leave them as noise that collapses the steps");
+        free(h);
+        return GC_ERR_INVALID;
+    }
+    h->cfg.mixed = order == 4 && in->p.precision != GC_PRECISION_DOUBLE;
     if (in->p.fixed_dt > 0.0) {
         const double k = log2(in->p.dt_max / in->p.fixed_dt);
         if (fabs(k - floor(k + 0.5)) > 1e-9 || k < -0.5 || k > GC_HERMITE_LEVELS - 1) {

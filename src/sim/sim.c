@@ -63,7 +63,9 @@ static struct gc_integrator_params integrator_params(const struct gc_sim_params 
     ip.eta = p->eta;
     ip.dt_max = p->dt_max;
     ip.fixed_dt = p->fixed_dt;
-    ip.double_forces = p->precision && strcmp(p->precision, "double") == 0;
+    ip.precision = !p->precision || strcmp(p->precision, "auto") == 0 ? GC_PRECISION_AUTO
+                   : strcmp(p->precision, "double") == 0       ? GC_PRECISION_DOUBLE
+                                                               : GC_PRECISION_MIXED;
     return ip;
 }
 

@@ -26,7 +26,7 @@ extern "C" {
 #define GC_DEFAULT_INTEGRATOR "leapfrog"
 
 /* The Hermite force pass's arithmetic, as --precision names it. */
-#define GC_HERMITE_PRECISION_NAMES "mixed|double"
+#define GC_HERMITE_PRECISION_NAMES "auto|mixed|double"
 
 struct gc_render_buffer; /* render_buffer.h */
 
@@ -41,8 +41,9 @@ struct gc_sim_params {
     double dt_max; /* Hermite largest block step; 0 = the scheme's default */
     double fixed_dt; /* Hermite: 0 = individual block steps (default); > 0 = shared fixed
                       * steps of this size (dt_max over a power of two), for tests */
-    const char *precision; /* Hermite force arithmetic on the GPU: "mixed" (default, NULL
-                            * too) or "double" (GC_HERMITE_PRECISION_NAMES) */
+    const char *precision; /* Hermite force arithmetic on the GPU: "auto" (default, NULL
+                            * too: mixed for hermite4, double for hermite6), "mixed" or
+                            * "double" (GC_HERMITE_PRECISION_NAMES) */
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
 };
 

@@ -44,7 +44,7 @@ export GC_SHARED_DATA=$(dirname "$DUB")
 if want hermite; then
 step "Hermite: the mixed and double force passes, block steps, Table 2 (bench/hermite_device.sh)"
 BIN=$B LIB=$T/viewer/lib OUT=$OUT/hermite DEADLINE=${HDEADLINE:-560} \
-    bash "$ROOT/bench/hermite_device.sh" ${HSTAGES:-blocks blocksbig blocks1m blocksbig6 h4 h6}
+    bash "$ROOT/bench/hermite_device.sh" ${HSTAGES:-tests blocks blocksbig blocks1m h4}
 fi
 
 if want tests; then

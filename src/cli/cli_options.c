@@ -55,8 +55,8 @@ const struct gc_cli_option gc_cli_options[] = {
      NULL, "Hermite accuracy parameter of the time-step criterion (default 0.01 for\n"
      "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
     {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
-     NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
-     "of --report-every so reports fall on block times)"},
+     NULL, 0, NULL, "Hermite largest block step (default 1/8), a physics setting: output\n"
+     "times do not change it (reports and snapshots predict the bodies to their time)"},
     {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"
@@ -97,7 +97,7 @@ const struct gc_cli_option gc_cli_options[] = {
      "leapfrog: T a whole number of steps) with --steps, --headless or\n"
      "the window"},
     {"--snapshot-dir", NULL, "DIR", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(snapshot_dir), 0, 0,
-     NULL, 0, NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
+     NULL, 0, NULL, "folder for snapshot_000000.hdf5, snapshot_000001.hdf5, ... (default: .)"},
     {"--profile", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(params.profile), 0, 0, NULL, 0,
      NULL, "with --steps or --t-end: time per step split into force, exchange\n"
      "between ranks and the rest (waits for the device between phases)"},

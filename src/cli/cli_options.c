@@ -22,7 +22,8 @@ const struct gc_cli_option gc_cli_options[] = {
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
      ".gz), or continue the run of an HDF5 snapshot (its bodies, settings\n"
      "and integrator state, from its time); without it the built-in model\n"
-     "is used"},
+     "is used. A table is in the Dubinski units (time in Myr) unless every\n"
+     "body is a star (a cluster's --save table): then Henon units"},
     {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 1, (double)GC_MAX_BODIES, NULL,
      0, gc_cli_set_bodies, "number of bodies (data: default every body on CUDA, 81920 for the\n"
      "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA;\n"
@@ -39,7 +40,8 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
-     "write the initial bodies as a 7-column table and continue"},
+     "write the initial bodies as a 7-column table and continue (17 digits\n"
+     "for a double-precision set: --data reads it back exactly)"},
 
     {"--integrator", NULL, "NAME", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.integrator), 0, 0,
      "leapfrog|hermite4|hermite6", 0, NULL,

@@ -27,6 +27,13 @@ if(GC_HAVE_HDF5)
   set_tests_properties(test_restarts PROPERTIES LABELS "io" TIMEOUT 300
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 
+  # Output settings do not change a Hermite run; --save/--data keep double precision;
+  # snapshot names sort in time order; the log's time units follow the model.
+  add_test(NAME test_outputs
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_outputs.sh $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_outputs PROPERTIES LABELS "io" TIMEOUT 300
+    ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+
   # The snapshots of a real run, read with h5py and checked against the run (skipped
   # without h5py).
   add_test(NAME test_snapshots_h5py

@@ -310,8 +310,9 @@ static void test_pythagorean(struct gc_backend *be)
     struct gc_diagnostics e0, e1;
     /* The outcome is chaotic in the details: at the default eta 0.15 the CPU and the GPU
      * (whose fused multiply-adds round differently) part ways after the close approaches and
-     * only the CPU ended in the textbook state by t = 70. At 0.1 and 0.03 the CPU agrees
-     * with itself (body 3 leaves with specific energy 2.63 and 2.65): a converged run. */
+     * only the CPU ended in the textbook state by t = 70. At 0.03 the outcome is the
+     * textbook one for either 6th-order step criterion (the generalised one alone, and with
+     * its floor): body 3 leaves, 4 and 5 stay bound. */
     p.eta = 0.03;
     CHECK(gc_model_pythagorean_build(3, &b) == GC_OK);
     CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
@@ -345,6 +346,65 @@ static void test_pythagorean(struct gc_backend *be)
     gc_sim_free(&sim);
     gc_bodies_free(&b);
     gc_bodies_free(&out);
+}
+
+/* ---- convergence on the Pythagorean problem ---- */
+
+/* Relative energy error at t of the unsoftened Pythagorean problem run at eta (default
+ * dt_max), against its exact initial energy -(3*4/5 + 3*5/4 + 4*5/3) = -769/60 (masses
+ * 3, 4, 5 at rest at separations 5, 4, 3); -1 when the run stops with an error. */
+static double pythagorean_error(struct gc_backend *be, const char *integrator, double eta,
+                                double t)
+{
+    const double e0 = -769.0 / 60.0;
+    struct gc_bodies b, out = {0};
+    struct gc_sim sim;
+    struct gc_sim_params p = params(integrator, 0.0);
+    struct gc_diagnostics d;
+    double err = -1.0;
+    p.eta = eta;
+    CHECK(gc_model_pythagorean_build(3, &b) == GC_OK);
+    if (gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK && gc_sim_advance(&sim, t) == GC_OK &&
+        gc_bodies_alloc(&out, 3) == GC_OK && gc_diagnostics_measure(&sim, &out, &d) == GC_OK)
+        err = fabs(d.energy - e0) / fabs(e0);
+    gc_sim_free(&sim);
+    gc_bodies_free(&b);
+    gc_bodies_free(&out);
+    return err;
+}
+
+/* Both orders over eta from the default down to well below where only rounding is left, to t = 1.5,
+ * before the first close approach (from there on the double-precision rounding of that
+ * encounter, ~1e-10, hides the truncation error). The step scales as sqrt(eta) in the 4th
+ * order and as eta in the 6th, so the error should fall as eta^2 and eta^6: a factor 10
+ * in eta gives 100 and 1e6, a factor 4 gives 16 and 4096. */
+static void test_pythagorean_convergence(struct gc_backend *be)
+{
+    const double t = 1.5;
+    const double h4[] = {1e-3, 1e-4, 1e-5};
+    const double h6[] = {0.2, 0.05, 0.01, 0.001, 1e-4};
+    double e4[3], e6[5];
+    for (int k = 0; k < 3; k++) {
+        e4[k] = pythagorean_error(be, "hermite4", h4[k], t);
+        printf("pythagorean hermite4 eta %g: dE/|E0| at t = %g: %.3e\n", h4[k], t, e4[k]);
+        CHECK(e4[k] >= 0.0); /* ran without an error */
+    }
+    for (int k = 0; k < 5; k++) {
+        e6[k] = pythagorean_error(be, "hermite6", h6[k], t);
+        printf("pythagorean hermite6 eta %g: dE/|E0| at t = %g: %.3e\n", h6[k], t, e6[k]);
+        CHECK(e6[k] >= 0.0);
+    }
+    /* Measured orders; half an order of slack for the block steps' level changes. Errors
+     * stay well above rounding (1e-15) where the order is taken. */
+    CHECK(e4[2] > 1e-14 && e6[1] > 1e-14);
+    CHECK(log10(e4[0] / e4[1]) > 1.5 && log10(e4[0] / e4[1]) < 2.5);
+    CHECK(log10(e4[1] / e4[2]) > 1.5 && log10(e4[1] / e4[2]) < 2.5);
+    CHECK(log(e6[0] / e6[1]) / log(4.0) > 5.5 && log(e6[0] / e6[1]) / log(4.0) < 6.5);
+    /* Below that only rounding remains, summed over up to a few million steps (8e-14 at
+     * 1e-4): a smaller step must not make it worse than that (the noise of an ill-determined
+     * criterion drove the steps to the finest level, an error). */
+    for (int k = 2; k < 5; k++)
+        CHECK_LT(e6[k], 1e-12);
 }
 
 /* ---- unsoftened collisions ---- */
@@ -543,6 +603,7 @@ int main(int argc, char **argv)
     test_plummer(be, "hermite4", 1e-6);
     test_plummer(be, "hermite6", 1e-6);
     test_pythagorean(be);
+    test_pythagorean_convergence(be);
     test_errors(be);
     gc_backend_destroy(be);
     if (cuda) {

@@ -22,7 +22,8 @@ const struct gc_cli_option gc_cli_options[] = {
      "load a Dubinski-format table (mass x y z vx vy vz per row, plain or\n"
      ".gz), or continue the run of an HDF5 snapshot (its bodies, settings\n"
      "and integrator state, from its time); without it the built-in model\n"
-     "is used"},
+     "is used. A table is in the Dubinski units (time in Myr) unless every\n"
+     "body is a star (a cluster's --save table): then Henon units"},
     {"--bodies", "-n", "N", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 1, (double)GC_MAX_BODIES, NULL,
      0, gc_cli_set_bodies, "number of bodies (data: default every body on CUDA, 81920 for the\n"
      "Dubinski table, 8192 on CPU; model: default 8192 on CPU, 65536 on CUDA;\n"
@@ -39,7 +40,8 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
-     "write the initial bodies as a 7-column table and continue"},
+     "write the initial bodies as a 7-column table and continue (17 digits\n"
+     "for a double-precision set: --data reads it back exactly)"},
 
     {"--integrator", NULL, "NAME", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.integrator), 0, 0,
      "leapfrog|hermite4|hermite6", 0, NULL,
@@ -55,8 +57,8 @@ const struct gc_cli_option gc_cli_options[] = {
      NULL, "Hermite accuracy parameter of the time-step criterion (default 0.01 for\n"
      "hermite4, Aarseth's; 0.15 for hermite6, the generalised criterion)"},
     {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
-     NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
-     "of --report-every so reports fall on block times)"},
+     NULL, 0, NULL, "Hermite largest block step (default 1/8), a physics setting: output\n"
+     "times do not change it (reports and snapshots predict the bodies to their time)"},
     {"--precision", NULL, "auto|mixed|double", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE,
      OFF(params.precision), 0, 0, GC_HERMITE_PRECISION_NAMES, 0, NULL,
      "Hermite force pass on the GPU: mixed (positions differenced in double,\n"
@@ -103,7 +105,7 @@ const struct gc_cli_option gc_cli_options[] = {
      "leapfrog: T a whole number of steps) with --steps, --headless or\n"
      "the window"},
     {"--snapshot-dir", NULL, "DIR", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(snapshot_dir), 0, 0,
-     NULL, 0, NULL, "folder for snapshot_000.hdf5, snapshot_001.hdf5, ... (default: .)"},
+     NULL, 0, NULL, "folder for snapshot_000000.hdf5, snapshot_000001.hdf5, ... (default: .)"},
     {"--profile", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(params.profile), 0, 0, NULL, 0,
      NULL, "with --steps or --t-end: time per step split into force, exchange\n"
      "between ranks and the rest (waits for the device between phases)"},

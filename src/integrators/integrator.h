@@ -22,8 +22,8 @@ struct gc_integrator_params {
     double dt;      /* leapfrog: the step; default GC_DEFAULT_DT */
     double eps;     /* Plummer softening length; 0 allowed for the Hermite schemes */
     double eta;     /* Hermite: accuracy parameter of the time-step criterion; 0 = default */
-    double dt_max;  /* Hermite: largest block step (every output time should be a multiple
-                     * of it); 0 = default */
+    double dt_max;  /* Hermite: largest block step, a physics setting (outputs between
+                     * block times are predictions); 0 = default */
     double fixed_dt; /* Hermite: 0 = individual steps; > 0 = every step is this (a power-of-
                       * two fraction of dt_max): shared fixed steps, for convergence tests */
     int precision; /* Hermite force pass on the GPU: GC_PRECISION_AUTO (mixed where the
@@ -45,7 +45,7 @@ struct gc_integrator;
 
 /* Capability bits of a scheme (gc_integrator_iface.caps): what callers may ask of it. */
 #define GC_INTEGRATOR_BLOCK_STEPS 1u   /* individual (block) time steps: no one dt to show or
-                                        * change; lands on any time it is anchored to */
+                                        * change; outputs predict to any time */
 #define GC_INTEGRATOR_ZERO_SOFTENING 2u /* eps = 0 allowed (self-pairs are skipped) */
 #define GC_INTEGRATOR_DOUBLE_STATE 4u  /* state in double: downloads fill pos64/vel64 */
 #define GC_INTEGRATOR_EXACT_FORCES 8u  /* needs forces exact to rounding (a collisional

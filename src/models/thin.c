@@ -9,6 +9,20 @@
 
 #define NGROUPS 8 /* tag values: galaxy bit 2, component bits 0-1 */
 
+/* Body i's mass, position (k = 0..2) and velocity (k = 3..5): in double where the set
+ * carries it (a table, a snapshot), so that a set kept whole stays exact. */
+static double mass_of(const struct gc_bodies *b, size_t i)
+{
+    return b->mass64 ? b->mass64[i] : (double)b->pos[4 * i + 3];
+}
+
+static double phase_of(const struct gc_bodies *b, size_t i, int k)
+{
+    if (b->pos64)
+        return k < 3 ? b->pos64[3 * i + k] : b->vel64[3 * i + k - 3];
+    return k < 3 ? (double)b->pos[4 * i + k] : (double)b->vel[4 * i + k - 3];
+}
+
 static int eligible(unsigned tag, int include_halo)
 {
     return GC_TAG_COMPONENT(tag) != GC_HALO || include_halo;
@@ -37,11 +51,9 @@ enum gc_status gc_thin_select(const struct gc_bodies *all, size_t n, int include
         if (!eligible(t, include_halo))
             continue;
         size[t]++;
-        mass_all[t] += all->pos[4 * i + 3];
-        for (int k = 0; k < 3; k++) {
-            mx_all[t][k] += (double)all->pos[4 * i + 3] * all->pos[4 * i + k];
-            mx_all[t][3 + k] += (double)all->pos[4 * i + 3] * all->vel[4 * i + k];
-        }
+        mass_all[t] += mass_of(all, i);
+        for (int k = 0; k < 6; k++)
+            mx_all[t][k] += mass_of(all, i) * phase_of(all, i, k);
     }
     for (int g = 0; g < NGROUPS; g++) {
         total += size[g];
@@ -98,8 +110,12 @@ enum gc_status gc_thin_select(const struct gc_bodies *all, size_t n, int include
     }
 
     st = gc_bodies_alloc(out, n);
-    if (st != GC_OK)
+    if (st == GC_OK && all->pos64)
+        st = gc_bodies_alloc_f64(out);
+    if (st != GC_OK) {
+        gc_bodies_free(out);
         return st;
+    }
     /* The k-th chosen body of group g is the one at index floor(k * size / take) in the
      * group's own order: evenly spaced, starting with the first. */
     for (size_t i = 0; i < all->n; i++) {
@@ -112,31 +128,54 @@ enum gc_status gc_thin_select(const struct gc_bodies *all, size_t n, int include
             memcpy(&out->pos[4 * j], &all->pos[4 * i], 4 * sizeof(float));
             memcpy(&out->vel[4 * j], &all->vel[4 * i], 4 * sizeof(float));
             out->tag[j] = all->tag[i];
-            mass_taken[t] += all->pos[4 * i + 3];
+            if (all->pos64) {
+                memcpy(&out->pos64[3 * j], &all->pos64[3 * i], 3 * sizeof(double));
+                memcpy(&out->vel64[3 * j], &all->vel64[3 * i], 3 * sizeof(double));
+                out->mass64[j] = all->mass64[i];
+            }
+            mass_taken[t] += mass_of(all, i);
             got[t]++;
             j++;
         }
     }
+    /* Every body kept: the set as it was, to the bit (a table written by --save in 17
+     * digits restarts a double-precision run exactly). */
+    if (n == total)
+        return GC_OK;
     for (size_t i = 0; i < n; i++) {
         unsigned t = out->tag[i] & (NGROUPS - 1);
-        out->pos[4 * i + 3] = (float)(out->pos[4 * i + 3] * (mass_all[t] / mass_taken[t]));
-        for (int k = 0; k < 3; k++) {
-            mx_taken[t][k] += (double)out->pos[4 * i + 3] * out->pos[4 * i + k];
-            mx_taken[t][3 + k] += (double)out->pos[4 * i + 3] * out->vel[4 * i + k];
-        }
+        if (out->mass64)
+            out->mass64[i] *= mass_all[t] / mass_taken[t];
+        else
+            out->pos[4 * i + 3] = (float)(out->pos[4 * i + 3] * (mass_all[t] / mass_taken[t]));
+        for (int k = 0; k < 6; k++)
+            mx_taken[t][k] += mass_of(out, i) * phase_of(out, i, k);
     }
     /* A sparse sample of a hot component (a halo keeps 1 body in 10 at N = 8192) carries
      * sampling noise in its mean position and velocity; shift each group so its centre of
      * mass and bulk velocity equal the full group's. Otherwise the thinned system drifts
      * and the galaxies' orbit changes with N. */
-    if (n < total)
-        for (size_t i = 0; i < n; i++) {
-            unsigned t = out->tag[i] & (NGROUPS - 1);
-            for (int k = 0; k < 3; k++) {
-                out->pos[4 * i + k] += (float)((mx_all[t][k] - mx_taken[t][k]) / mass_all[t]);
-                out->vel[4 * i + k] +=
-                    (float)((mx_all[t][3 + k] - mx_taken[t][3 + k]) / mass_all[t]);
+    for (size_t i = 0; i < n; i++) {
+        unsigned t = out->tag[i] & (NGROUPS - 1);
+        for (int k = 0; k < 3; k++) {
+            const double dx = (mx_all[t][k] - mx_taken[t][k]) / mass_all[t];
+            const double dv = (mx_all[t][3 + k] - mx_taken[t][3 + k]) / mass_all[t];
+            if (out->pos64) {
+                out->pos64[3 * i + k] += dx;
+                out->vel64[3 * i + k] += dv;
+            } else {
+                out->pos[4 * i + k] += (float)dx;
+                out->vel[4 * i + k] += (float)dv;
             }
         }
+    }
+    /* The float arrays from the double ones (vel.w, free for callers, is kept). */
+    for (size_t i = 0; out->pos64 && i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            out->pos[4 * i + k] = (float)out->pos64[3 * i + k];
+            out->vel[4 * i + k] = (float)out->vel64[3 * i + k];
+        }
+        out->pos[4 * i + 3] = (float)out->mass64[i];
+    }
     return GC_OK;
 }

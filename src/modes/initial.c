@@ -107,6 +107,17 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     return gc_sim_params_check(&o->params);
 }
 
+/* A table is in the Dubinski table's units (Myr shown) unless it holds a star cluster: a
+ * table whose every body is a star (the cluster block of the layout header, which --save
+ * writes for --model plummer and pythagorean) is in Henon units, as its model was. */
+static int all_stars(const struct gc_bodies *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (GC_TAG_COMPONENT(b->tag[i]) != GC_STAR)
+            return 0;
+    return b->n > 0;
+}
+
 static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                             struct gc_bodies *out, struct gc_restart *restart)
 {
@@ -147,15 +158,20 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                             "there (%s, eps %g%s)", o->data, all.n, src.time, myr,
                             o->params.integrator, o->params.eps,
                             run.records ? ", with its integrator state" : "");
-            } else {
+            } else if (o->units == GC_UNITS_GALAXY) {
                 gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr)", o->data,
                             all.n, src.time, src.time * GC_MYR_PER_TIME_UNIT);
+            } else {
+                gc_log_info("%s: snapshot of %zu bodies at t = %.9g", o->data, all.n,
+                            src.time);
             }
             *out = all;
             return GC_OK;
         }
         if (restart)
             gc_snapshot_run_free(&run);
+        if (src.format != GC_IO_HDF5 && all_stars(&all))
+            o->units = GC_UNITS_HENON;
         st = gc_thin_select(&all, default_data_n(o, b, &all), o->halo || src.format == GC_IO_HDF5,
                             out);
         gc_bodies_free(&all);

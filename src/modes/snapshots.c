@@ -22,7 +22,7 @@ static double now_s(void)
 }
 
 /* Schemes with one shared step land only on multiples of it; the block-step schemes land on
- * any time the caller anchors them to. */
+ * any time, the bodies between their block times predicted to it (gc_sim_download). */
 static int whole_steps(const struct gc_sim *sim)
 {
     return !gc_integrator_has(gc_sim_scheme(sim), GC_INTEGRATOR_BLOCK_STEPS);
@@ -58,14 +58,21 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
      * changed in the viewer so that T is no longer whole steps lands up to dt/2 away. */
     if (fabs(reached - tk) > 1e-6 * fmax(fabs(tk), s->every)) {
         if (!s->warned)
-            gc_log_warn("snapshot_%03lu: the simulation is at t = %.9g, not at the scheduled "
+            gc_log_warn("snapshot_%06lu: the simulation is at t = %.9g, not at the scheduled "
                         "t = %.9g (dt = %g no longer divides --snapshot-every %g): writing "
                         "the time reached", s->next, reached, tk,
                         fabs((double)gc_sim_params(sim)->dt), s->every);
         s->warned = 1;
         when = reached;
     }
-    if (snprintf(path, sizeof path, "%s/snapshot_%03lu.hdf5", s->dir, s->next) >=
+    /* Fixed-width numbers sort by name in time order; one more digit would not. */
+    if (s->next > GC_SNAPSHOT_LAST) {
+        gc_log_error("snapshot_%06lu: a series holds at most %lu snapshots (their names sort "
+                     "in time order): give a larger --snapshot-every", s->next,
+                     (unsigned long)GC_SNAPSHOT_LAST + 1);
+        return GC_ERR_INVALID;
+    }
+    if (snprintf(path, sizeof path, "%s/snapshot_%06lu.hdf5", s->dir, s->next) >=
         (int)sizeof path) {
         gc_log_error("--snapshot-dir %s: path too long", s->dir);
         return GC_ERR_INVALID;
@@ -84,7 +91,10 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
         if (stat(path, &sb) == 0)
             s->bytes = (unsigned long long)sb.st_size;
     }
-    gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
+    if (strcmp(s->run.units, "galaxy") == 0)
+        gc_log_info("wrote %s (t = %.9g, %.4g Myr)", path, when, when * GC_MYR_PER_TIME_UNIT);
+    else
+        gc_log_info("wrote %s (t = %.9g, Henon units)", path, when);
     s->next++;
     s->last_reached = reached;
     s->last_time = when;
@@ -192,7 +202,7 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     if (!(s->every > 0.0))
         return gc_sim_advance(sim, t);
     if (sg * gc_sim_time(sim) < sg * s->last_reached) {
-        gc_log_info("the simulation started over: snapshots start again at snapshot_%03lu",
+        gc_log_info("the simulation started over: snapshots start again at snapshot_%06lu",
                     s->first);
         s->next = s->first;
         s->last_reached = gc_sim_time(sim);
@@ -237,7 +247,7 @@ int gc_snapshots_last(const struct gc_snapshots *s, char *buf, size_t cap)
         snprintf(buf, cap, "none");
         return 0;
     }
-    snprintf(buf, cap, "%s/snapshot_%03lu.hdf5 (t = %.9g)", s->dir, s->next - 1, s->last_time);
+    snprintf(buf, cap, "%s/snapshot_%06lu.hdf5 (t = %.9g)", s->dir, s->next - 1, s->last_time);
     return 1;
 }
 

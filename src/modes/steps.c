@@ -170,10 +170,9 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     struct progress prog;
     enum gc_status st;
 
-    /* Hermite: make every report time a block time, where all bodies are synchronised. */
-    p.dt_max = gc_sim_anchor_dt_max(p.dt_max > 0.0 ? p.dt_max : GC_HERMITE_DEFAULT_DT_MAX,
-                                    every);
-    p.dt_max = gc_sim_anchor_dt_max(p.dt_max, o->snapshot_every);
+    /* Hermite's dt_max is a physics setting, never fitted to the output times: a report or
+     * snapshot between block times sees the bodies predicted to its time, so the trajectory
+     * does not depend on how often it is looked at. */
     if (!(span > 0.0)) {
         gc_log_error("--t-end %g is not after the snapshot's time %.9g: the run would not move",
                      t_end, t_start);
@@ -254,9 +253,12 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         gc_snapshots_last(&snaps, last, sizeof last);
         printf("# stopped by %s at t = %.9g, before t = %g\n",
                gc_stop_name(gc_stop_requested()), gc_sim_time(&sim), t_end);
-        gc_log_warn("stopped by %s at t = %.9g (%.4g Myr) after %llu %ss, before t = %g; "
+        char myr[48] = "";
+        if (o->units == GC_UNITS_GALAXY)
+            snprintf(myr, sizeof myr, " (%.4g Myr)", gc_sim_time_myr(&sim));
+        gc_log_warn("stopped by %s at t = %.9g%s after %llu %ss, before t = %g; "
                     "last complete snapshot: %s", gc_stop_name(gc_stop_requested()),
-                    gc_sim_time(&sim), gc_sim_time_myr(&sim),
+                    gc_sim_time(&sim), myr,
                     (unsigned long long)s1.steps, gc_sim_scheme(&sim)->step_noun, t_end, last);
         st = GC_ERR_INTERRUPTED;
     }

@@ -420,16 +420,6 @@ void gc_sim_stats(const struct gc_sim *s, struct gc_integrator_stats *out)
     s->integrator->iface->stats(s->integrator, out);
 }
 
-double gc_sim_anchor_dt_max(double dt_max, double interval)
-{
-    double d = interval;
-    if (!(interval > 0.0) || !isfinite(interval))
-        return dt_max;
-    while (d > dt_max)
-        d *= 0.5;
-    return d;
-}
-
 void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out)
 {
     *out = s->force.times;

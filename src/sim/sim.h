@@ -113,8 +113,9 @@ enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all
 /* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
 
-/* Advances the simulation to time t (N-body units). Outputs at times the scheme lands on
- * exactly (leapfrog: whole steps; Hermite: multiples of dt_max) see every body there. */
+/* Advances the simulation to time t (N-body units). The leapfrog lands on whole steps; the
+ * Hermite schemes take every block step up to t, and outputs at t predict each body from its
+ * own last step (the state, and so the run, is the same however t is split into calls). */
 enum gc_status gc_sim_advance(struct gc_sim *s, double t);
 /* The natural time between two drawn frames: the leapfrog step, or for Hermite a fixed
  * fraction of dt_max (the scheme has no single step). */
@@ -150,10 +151,6 @@ void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim 
                                                  unsigned long done), void *ctx);
 /* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
-
-/* The largest interval / 2^k (k >= 0) not above dt_max: a largest block step that makes
- * every multiple of `interval` a block time, where all bodies are synchronised. */
-double gc_sim_anchor_dt_max(double dt_max, double interval);
 
 /* ---- accessors: what other layers read of a simulation ---- */
 

@@ -97,7 +97,7 @@ mkdir -p "$d"
 out=$(GC_FAULT_PATH="$d" GC_FAULT_BYTES=100 GC_FAULT_ERRNO=5 LD_PRELOAD="$shim" \
       "$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
 check "snapshots on a failing disk (EIO)" "$rc" "${out/Input\/output error/No space left on device}" "$d"
-grep -q "snapshot_000.hdf5.part: Input/output error" <<<"$out" ||
+grep -q "snapshot_000000.hdf5.part: Input/output error" <<<"$out" ||
     { echo "FAIL: EIO not named: $out"; fail=$((fail + 1)); }
 # A folder that cannot be written: permission denied (root may write anyway: skipped).
 d="$tmp/readonly"
@@ -105,7 +105,7 @@ mkdir -p "$d"
 chmod 555 "$d"
 if ! touch "$d/probe" 2>/dev/null; then
     out=$("$bin" "${snap[@]}" --snapshot-dir "$d" 2>&1 >/dev/null </dev/null); rc=$?
-    if [ "$rc" -ne 1 ] || ! grep -q "cannot create .*snapshot_000.hdf5.part: Permission denied" <<<"$out"; then
+    if [ "$rc" -ne 1 ] || ! grep -q "cannot create .*snapshot_000000.hdf5.part: Permission denied" <<<"$out"; then
         echo "FAIL: a read-only folder: exit $rc, output: $out"; fail=$((fail + 1))
     else
         pass=$((pass + 1))

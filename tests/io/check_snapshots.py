@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Runs galaxy with --snapshot-every and checks every snapshot with h5py against the run:
-# the GADGET/SWIFT header, the layout, IDs, snapshot_000 against the --save table (exactly),
+# the GADGET/SWIFT header, the layout, IDs, snapshot_000000 against the --save table (exactly),
 # each snapshot's energy against the --steps table, a restart from a snapshot, and the
 # one-component rule; with MAKE_BAD_SNAPSHOTS, also a float64 file exactly.
 # Usage: check_snapshots.py GALAXY TMPDIR [MAKE_BAD_SNAPSHOTS]. Exit 77 without h5py.
@@ -190,18 +190,18 @@ out, err = run("--backend", "cpu", "-n", str(N), "--steps", str(STEPS), "--repor
 rows = table_rows(out)
 K = STEPS // EVERY
 names = sorted(os.listdir(a_dir))
-check(names == [f"snapshot_{k:03d}.hdf5" for k in range(K + 1)], f"snapshot files: {names}")
-check(len(re.findall(r"galaxy: wrote .*snapshot_\d{3}\.hdf5 \(t = ", err)) == K + 1,
+check(names == [f"snapshot_{k:06d}.hdf5" for k in range(K + 1)], f"snapshot files: {names}")
+check(len(re.findall(r"galaxy: wrote .*snapshot_\d{6}\.hdf5 \(t = ", err)) == K + 1,
       "one info line per snapshot")
-snaps = [load(os.path.join(a_dir, f"snapshot_{k:03d}.hdf5")) for k in range(K + 1)]
+snaps = [load(os.path.join(a_dir, f"snapshot_{k:06d}.hdf5")) for k in range(K + 1)]
 for k, s in enumerate(snaps):
-    check(s["time"] == k * T, f"snapshot_{k:03d}: Time {s['time']!r} != {k * T!r}")
-    check(s["dtype"] == np.float32 and s["dp"] == 0, f"snapshot_{k:03d}: float32 (leapfrog)")
-    check(int(s["counts"].sum()) == N, f"snapshot_{k:03d}: N")
-    check(np.array_equal(s["m"], snaps[0]["m"]), f"snapshot_{k:03d}: masses as at start")
-    check(np.array_equal(s["gal"], snaps[0]["gal"]), f"snapshot_{k:03d}: galaxies as at start")
+    check(s["time"] == k * T, f"snapshot_{k:06d}: Time {s['time']!r} != {k * T!r}")
+    check(s["dtype"] == np.float32 and s["dp"] == 0, f"snapshot_{k:06d}: float32 (leapfrog)")
+    check(int(s["counts"].sum()) == N, f"snapshot_{k:06d}: N")
+    check(np.array_equal(s["m"], snaps[0]["m"]), f"snapshot_{k:06d}: masses as at start")
+    check(np.array_equal(s["gal"], snaps[0]["gal"]), f"snapshot_{k:06d}: galaxies as at start")
 
-# snapshot_000 against the --save table, exactly: each block (galaxy, component) of the
+# snapshot_000000 against the --save table, exactly: each block (galaxy, component) of the
 # table lists its bodies in run order, as the snapshot's type group does by ID.
 with open(init) as fh:
     lines = fh.read().splitlines()
@@ -226,9 +226,9 @@ for (g, c), cnt in zip(BLOCKS, layout):
 m0 = re.search(r"kinetic ([-+0-9.e]+), potential ([-+0-9.e]+)", out)
 kin0, w0 = energy(s0)
 check(m0 is not None and abs(kin0 - float(m0.group(1))) <= 1e-8 * abs(kin0),
-      f"snapshot_000 kinetic {kin0:.9e} vs printed {m0 and m0.group(1)}")
+      f"snapshot_000000 kinetic {kin0:.9e} vs printed {m0 and m0.group(1)}")
 check(m0 is not None and abs(w0 - float(m0.group(2))) <= 1e-6 * abs(w0),
-      f"snapshot_000 potential {w0:.9e} vs printed {m0 and m0.group(2)}")
+      f"snapshot_000000 potential {w0:.9e} vs printed {m0 and m0.group(2)}")
 for k, s in enumerate(snaps):
     step = k * EVERY
     check(step in rows, f"no table row at step {step}")
@@ -238,30 +238,30 @@ for k, s in enumerate(snaps):
     check(abs(float(myr) - k * T * 18.0) < 0.006, f"row {step}: time {myr} Myr")
     e = sum(energy(s))
     check(abs(e - float(e_print)) <= 1e-6 * abs(e),
-          f"snapshot_{k:03d}: energy {e:.9e} vs table {e_print} at step {step}")
+          f"snapshot_{k:06d}: energy {e:.9e} vs table {e_print} at step {step}")
 # The snapshots are different states (the run moved), not copies of one.
 check(not np.array_equal(snaps[0]["x"], snaps[-1]["x"]), "last snapshot differs from first")
 
-# ---- run B: restart from snapshot_002; continue with the same schedule
+# ---- run B: restart from snapshot_000002; continue with the same schedule
 k0 = 2
-out_b, err_b = run("--backend", "cpu", "--data", os.path.join(a_dir, f"snapshot_{k0:03d}.hdf5"),
+out_b, err_b = run("--backend", "cpu", "--data", os.path.join(a_dir, f"snapshot_{k0:06d}.hdf5"),
                    "--steps", str(STEPS - k0 * EVERY), "--report-every", str(EVERY),
                    "--snapshot-every", str(T), "--snapshot-dir", b_dir)
 rows_b = table_rows(out_b)
 check(f"snapshot of {N} bodies at t = 0.2" in err_b, "restart says what it read")
 check(rows_b.get(0, (None, None))[1] == rows[k0 * EVERY][1],
       f"restart's first energy {rows_b.get(0)} vs run A at step {k0 * EVERY} {rows[k0 * EVERY]}")
-# The restart continues the series: its clock and numbering go on from snapshot_002, which
+# The restart continues the series: its clock and numbering go on from snapshot_000002, which
 # it writes again, and each of its snapshots is the continuous run's, exactly.
-check(not os.path.exists(os.path.join(b_dir, "snapshot_000.hdf5")),
-      "restart: no snapshot_000 (its clock starts at the snapshot's time)")
+check(not os.path.exists(os.path.join(b_dir, "snapshot_000000.hdf5")),
+      "restart: no snapshot_000000 (its clock starts at the snapshot's time)")
 for j in range(k0, K + 1):
-    sb = load(os.path.join(b_dir, f"snapshot_{j:03d}.hdf5"))
+    sb = load(os.path.join(b_dir, f"snapshot_{j:06d}.hdf5"))
     sa = snaps[j]
-    check(sb["time"] == sa["time"], f"restart snapshot_{j:03d}: Time {sb['time']} vs {sa['time']}")
+    check(sb["time"] == sa["time"], f"restart snapshot_{j:06d}: Time {sb['time']} vs {sa['time']}")
     for key in ("x", "v", "m", "gal"):
         check(np.array_equal(sa[key], sb[key]),
-              f"restart snapshot_{j:03d} {key} != run A snapshot_{j:03d}")
+              f"restart snapshot_{j:06d} {key} != run A snapshot_{j:06d}")
 
 # ---- a set whose bodies all carry one tag: the type of its component alone, the tag kept
 os.makedirs(c_dir)
@@ -271,11 +271,11 @@ with open(one, "w") as fh:
         fh.write(f"0.125 {i} {0.5 * i} 0 0 {0.1 * i} 0\n")
 run("--backend", "cpu", "--data", one, "--steps", "2", "--snapshot-every", "0.01",
     "--snapshot-dir", c_dir)
-s = load(os.path.join(c_dir, "snapshot_000.hdf5"))
+s = load(os.path.join(c_dir, "snapshot_000000.hdf5"))
 check(list(s["counts"]) == [0, 0, 8, 0, 0, 0], f"one component: counts {s['counts']}")
 check(set(s["comp"]) == {"disk"} and set(s["gal"]) == {0}, "one component: disk of galaxy A")
 back = os.path.join(c_dir, "back.tab")
-run("--backend", "cpu", "--data", os.path.join(c_dir, "snapshot_000.hdf5"), "--steps", "1",
+run("--backend", "cpu", "--data", os.path.join(c_dir, "snapshot_000000.hdf5"), "--steps", "1",
     "--save", back)
 with open(back) as fh:
     check("# gc-layout: 8 0 0 0 0 0" in fh.read(), "one component reads back as disk A")
@@ -284,7 +284,7 @@ with open(back) as fh:
 p_dir = os.path.join(TMP, "plummer")
 run("--backend", "cpu", "--model", "plummer", "-n", "32", "--t-end", "0.02",
     "--snapshot-every", "0.01", "--snapshot-dir", p_dir)
-s = load(os.path.join(p_dir, "snapshot_001.hdf5"), units="henon")
+s = load(os.path.join(p_dir, "snapshot_000001.hdf5"), units="henon")
 check(list(s["counts"]) == [0, 0, 0, 0, 32, 0], f"plummer: counts {s['counts']}")
 check(set(s["comp"]) == {"star"}, "plummer: stars")
 s["file"].close()

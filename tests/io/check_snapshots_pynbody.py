@@ -40,7 +40,7 @@ run("--backend", "cpu", "-n", "96", "--steps", "20", "--snapshot-every", "0.1",
     "--snapshot-dir", g_dir)
 run("--backend", "cpu", "--model", "plummer", "-n", "32", "--t-end", "0.02",
     "--snapshot-every", "0.01", "--snapshot-dir", p_dir)
-path = os.path.join(g_dir, "snapshot_002.hdf5")
+path = os.path.join(g_dir, "snapshot_000002.hdf5")
 
 # The file's own values, in ID order, and its counts by component.
 with h5py.File(path, "r") as f:
@@ -101,7 +101,7 @@ if "dm" in got:
 # A star cluster: its stars are pynbody's stars.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    c = pynbody.load(os.path.join(p_dir, "snapshot_001.hdf5"))
+    c = pynbody.load(os.path.join(p_dir, "snapshot_000001.hdf5"))
     cf = {f.name: len(c[f]) for f in c.families()}
 check(cf == {"star": 32}, f"cluster families {cf}")
 

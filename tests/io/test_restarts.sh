@@ -24,16 +24,16 @@ for integ in leapfrog hermite4 hermite6; do
     "$bin" --backend cpu "${model[@]}" --t-end 2 --snapshot-every 1 --snapshot-dir "A_$integ" \
         >"A_$integ.out" 2>"A_$integ.err" || { bad "$integ: the continuous run failed" "A_$integ.err"; continue; }
     # B: from A's snapshot at t = 1, with nothing but the times.
-    "$bin" --backend cpu --data "A_$integ/snapshot_001.hdf5" --t-end 2 --snapshot-every 1 \
+    "$bin" --backend cpu --data "A_$integ/snapshot_000001.hdf5" --t-end 2 --snapshot-every 1 \
         --snapshot-dir "B_$integ" >"B_$integ.out" 2>"B_$integ.err" ||
         { bad "$integ: the restart failed" "B_$integ.err"; continue; }
-    [ -f "B_$integ/snapshot_002.hdf5" ] || { bad "$integ: the restart did not write snapshot_002" "B_$integ.err"; continue; }
+    [ -f "B_$integ/snapshot_000002.hdf5" ] || { bad "$integ: the restart did not write snapshot_000002" "B_$integ.err"; continue; }
     # The state at t = 2, and one step further from each (the integrator state carried on).
     for side in A B; do
-        "$bin" --backend cpu --data "${side}_$integ/snapshot_002.hdf5" --t-end 2.5 --quiet \
+        "$bin" --backend cpu --data "${side}_$integ/snapshot_000002.hdf5" --t-end 2.5 --quiet \
             --save "${side}_$integ.t2.tab" --snapshot-every 0.5 --snapshot-dir "${side}_$integ.c" \
             >/dev/null 2>"${side}_$integ.c.err" || bad "$integ: continuing $side failed" "${side}_$integ.c.err"
-        "$bin" --backend cpu --data "${side}_$integ.c/snapshot_005.hdf5" --t-end 3 --quiet \
+        "$bin" --backend cpu --data "${side}_$integ.c/snapshot_000005.hdf5" --t-end 3 --quiet \
             --save "${side}_$integ.t25.tab" >/dev/null 2>>"${side}_$integ.c.err" ||
             bad "$integ: reading $side's t = 2.5 failed" "${side}_$integ.c.err"
     done
@@ -56,11 +56,11 @@ grep -q "integrator hermite4, eps 0.00390625" B_hermite4.out && pass=$((pass + 1
 grep -q "the run continues from there (hermite4, eps 0.00390625, with its integrator state)" \
     B_hermite4.err && pass=$((pass + 1)) || bad "the restart does not say what it continues" B_hermite4.err
 # Told otherwise: the given value wins and is named.
-out=$("$bin" --backend cpu --data A_hermite4/snapshot_001.hdf5 --t-end 1.25 --eps 0.01 2>&1 >/dev/null)
+out=$("$bin" --backend cpu --data A_hermite4/snapshot_000001.hdf5 --t-end 1.25 --eps 0.01 2>&1 >/dev/null)
 grep -q "told otherwise: --eps 0.01 (its run: 0.00390625)" <<<"$out" && pass=$((pass + 1)) ||
     bad "--eps given against the snapshot's: not named: $out"
 # -n thins a snapshot into new initial conditions at t = 0, with its settings.
-out=$("$bin" --backend cpu --data A_hermite4/snapshot_001.hdf5 -n 128 --t-end 0.25 2>&1)
+out=$("$bin" --backend cpu --data A_hermite4/snapshot_000001.hdf5 -n 128 --t-end 0.25 2>&1)
 grep -q "128 bodies, backend cpu.*integrator hermite4" <<<"$out" && pass=$((pass + 1)) ||
     bad "-n 128 of a hermite4 snapshot: $out"
 

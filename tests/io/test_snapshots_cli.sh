@@ -98,7 +98,7 @@ expect 2 "--snapshot-every applies to --steps, --headless and the window" -- --s
 expect 1 "--snapshot-dir $d/a_file: cannot write there: $d/a_file is not a folder" -- --snapshot-every 0.01 --snapshot-dir "$d/a_file" "${run[@]}" -n 64
 expect 1 "--snapshot-dir $d/no/such: cannot write there: $d/no: No such file or directory" -- --snapshot-every 0.01 --snapshot-dir "$d/no/such" "${run[@]}" -n 64
 # A whole number of steps, given with float rounding (dt = 0.01 is not exact in binary).
-expect 0 "wrote $d/steps/snapshot_003.hdf5 \(t = 0.21," -- --snapshot-every 0.07 --snapshot-dir "$d/steps" --steps 21 --backend cpu -n 64
+expect 0 "wrote $d/steps/snapshot_000003.hdf5 \(t = 0.21," -- --snapshot-every 0.07 --snapshot-dir "$d/steps" --steps 21 --backend cpu -n 64
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -123,7 +123,7 @@ agree)
             { bad "leapfrog: energy tables differ (1 vs $np ranks)"; diff "$tmp/lf1.out" "$tmp/lf$np.out"; }
         if [ "$have_hdf5" = ON ]; then
             # Float rounding relative to the system's size (the CPU runs agree exactly).
-            "$compare" "$tmp/lf1/snapshot_001.hdf5" "$tmp/lf$np/snapshot_001.hdf5" 1e-6 &&
+            "$compare" "$tmp/lf1/snapshot_000001.hdf5" "$tmp/lf$np/snapshot_000001.hdf5" 1e-6 &&
                 ok "leapfrog: positions after 100 steps on $np ranks = 1 rank" ||
                 bad "leapfrog: positions after 100 steps differ (1 vs $np ranks)"
         fi

@@ -106,11 +106,22 @@ def plot(blocks_path, png):
     fig.savefig(png, dpi=110)
 
 
+def precision(paths):
+    """The force pass the logs name (## ... precision=P); logs before --precision: double."""
+    for p in paths:
+        if Path(p).exists():
+            m = re.search(r"precision=(\w+)", Path(p).read_text())
+            if m:
+                return m.group(1)
+    return "double"
+
+
 if __name__ == "__main__":
     d = Path(sys.argv[1])
-    print("hermite4 (double kernel)\n")
-    print(table([d / "h4_double.txt", d / "h4_double_524288.txt", d / "h4.txt", d / "h4big.txt"]))
-    print("\nhermite6 (double kernel)\n")
+    h4 = [d / "h4_double.txt", d / "h4_double_524288.txt", d / "h4.txt", d / "h4big.txt"]
+    print("hermite4 (%s kernel)\n" % precision(h4))
+    print(table(h4))
+    print("\nhermite6 (%s kernel)\n" % precision([d / "h6.txt", d / "h6big.txt"]))
     print(table([d / "h6.txt", d / "h6_262144.txt", d / "h6big.txt"]))
     if len(sys.argv) > 2:
         first = d / "blocks_65536.txt"

@@ -65,50 +65,60 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
 
 void gc_overlay_help(struct gc_hud *h, int fb_w, int fb_h)
 {
-    static const char *const help[] = {
-        "Keys",
-        "Space   pause / run",
-        "N       one step while paused",
-        "[  ]    halve / double dt",
-        "R       reset simulation and camera",
-        "D       draw mode: points, sprites, plain",
-        "C       colour: stellar, galaxy, component, velocity, speed",
-        "M       dark matter: hidden, faint, alone",
-        "+  -    point size",
-        ",  .    exposure down / up half a stop",
-        "X       exposure auto / locked",
-        "B       glow",
-        "1 2 3   view: face-on, edge-on, overview (follow)",
-        "0       home view",
-        "O       auto-orbit",
-        "T       tour of the encounter",
-        "V       start / stop recording a movie",
-        "P       presentation title and time",
-        "I       statistics (HUD)",
-        "F       full screen",
-        "S       save PNG screenshot",
-        "H       this help",
-        "Q Esc   quit",
-        "",
-        "Mouse",
-        "Left drag     rotate",
-        "Right drag    zoom (or wheel)",
-        "Middle drag   pan",
+    /* Two columns, each description at the widest key's right edge: real type is
+     * proportional, so spaces cannot line them up. A heading has no description. */
+    static const char *const help[][2] = {
+        {"Keys", NULL},
+        {"Space", "pause / run"},
+        {"N", "one step while paused"},
+        {"[  ]", "halve / double dt"},
+        {"R", "reset simulation and camera"},
+        {"D", "draw mode: points, sprites, plain"},
+        {"C", "colour: stellar, galaxy, component, velocity, speed"},
+        {"M", "dark matter: hidden, faint, alone"},
+        {"+  -", "point size"},
+        {",  .", "exposure down / up half a stop"},
+        {"X", "exposure auto / locked"},
+        {"B", "glow"},
+        {"1 2 3", "view: face-on, edge-on, overview (follow)"},
+        {"0", "home view"},
+        {"O", "auto-orbit"},
+        {"T", "tour of the encounter"},
+        {"V", "start / stop recording a movie"},
+        {"P", "presentation title and time"},
+        {"I", "statistics (HUD)"},
+        {"F", "full screen"},
+        {"S", "save PNG screenshot"},
+        {"H", "this help"},
+        {"Q  Esc", "quit"},
+        {"", NULL},
+        {"Mouse", NULL},
+        {"Left drag", "rotate"},
+        {"Right drag", "zoom (or wheel)"},
+        {"Middle drag", "pan"},
     };
     int hn = (int)(sizeof help / sizeof help[0]);
     float scale = gc_overlay_scale(fb_h);
-    float lh, hw = 0.0f, hh, x, y;
+    float lh, kw = 0.0f, dw = 0.0f, hw, hh, x, y, gap;
     gc_hud_begin(h, fb_w, fb_h, scale);
     lh = gc_hud_line_height(h);
+    gap = 1.5f * gc_hud_text_width(h, "M");
     hh = hn * lh;
     for (int k = 0; k < hn; k++)
-        hw = fmaxf(hw, gc_hud_text_width(h, help[k]));
+        if (help[k][1]) {
+            kw = fmaxf(kw, gc_hud_text_width(h, help[k][0]));
+            dw = fmaxf(dw, gc_hud_text_width(h, help[k][1]));
+        }
+    hw = kw + gap + dw;
     x = floorf(0.5f * ((float)fb_w - hw));
     y = floorf(0.5f * ((float)fb_h - hh));
     gc_hud_rect(h, x - 10.0f * scale, y - 8.0f * scale, hw + 20.0f * scale, hh + 14.0f * scale,
                 PANEL);
-    for (int k = 0; k < hn; k++)
-        gc_hud_text(h, x, y + k * lh, help[k], (k == 0 || k == 24) ? WARN : WHITE);
+    for (int k = 0; k < hn; k++) {
+        gc_hud_text(h, x, y + k * lh, help[k][0], help[k][1] ? WHITE : WARN);
+        if (help[k][1])
+            gc_hud_text(h, x + kw + gap, y + k * lh, help[k][1], WHITE);
+    }
     gc_hud_end(h);
 }
 

@@ -292,7 +292,7 @@ static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, mtile
 /* Each j body is predicted to the block time as its tile is loaded, so no separate
  * prediction pass over all n bodies is needed per block step. */
 template <int ORDER, int ARITH>
-static __global__ void __launch_bounds__(HT, ORDER == 4 && ARITH != ARITH_DOUBLE ? 3 : 2) h_force(gc_cuda_hermite H)
+static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
     constexpr bool MIXED = ARITH != ARITH_DOUBLE;
     using tile_t = typename std::conditional<MIXED, mtile<ORDER>, htile<ORDER>>::type;

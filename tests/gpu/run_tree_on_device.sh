@@ -5,7 +5,8 @@
 # Usage (repository root on the device machine), with carry [".devviewer"] made by
 #     TESTS=1 FFMPEG=off BEFORE_REF= tests/gpu/make_viewer_devbuild.sh
 # on the dev host:  PARTS="tests bench energy" bash tests/gpu/run_tree_on_device.sh
-# Parts: tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
+# Parts: hprofile (ncu over the Hermite force pass, mixed and double, pipe utilisation),
+# tests (test_tree, test_backend_cuda, test_bench_cuda, test_hermite on the GPU),
 # memcheck (compute-sanitizer over small tree runs), profile (ncu over one walk at 2^20),
 # bench (galaxy-bench --force tree --sweep and --theta-sweep, --compare with the tree, all
 # pairs at 81,920 and 2^20 against BENCHMARKS.md), hermite (bench/hermite_device.sh's
@@ -126,6 +127,27 @@ for a in "-n 20000" "-n 3000 --model plummer --integrator leapfrog --eps 0.01" "
     rc=$?
     check "memcheck-tree ($a)" $rc
     grep -E "ERROR SUMMARY|Invalid|out of bounds" "$T/memcheck.log" | head -n 5
+done
+fi
+
+if want hprofile; then
+step "Nsight Compute: the Hermite force pass, mixed and double, at its first pass over 262,144 bodies"
+NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+for p in mixed double; do
+    timeout -s KILL 200 "$NCU" --clock-control none -k regex:h_force --launch-skip 0 --launch-count 1 \
+        --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+        --section SchedulerStats --section WarpStateStats --section InstructionStats \
+        --section MemoryWorkloadAnalysis -o "$OUT/hforce-$p" \
+        "$B/galaxy-bench" --model plummer -n 262144 --integrator hermite4 --precision "$p" \
+        --t-end 0.0001 --backend cuda --quiet >"$T/ncu-h-$p.log" 2>&1
+    check "ncu-hforce-$p" $?
+    "$NCU" -i "$OUT/hforce-$p.ncu-rep" --page details >"$OUT/hforce-$p-details.txt" 2>&1
+    "$NCU" -i "$OUT/hforce-$p.ncu-rep" --page raw --csv --metrics \
+        sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__cycles_elapsed.avg \
+        >"$OUT/hforce-$p-pipes.csv" 2>&1
+    echo "-- $p"; grep -E "Duration|Issued Warp Per Scheduler|No Eligible|Achieved Occupancy|Registers Per|Executed Instructions  |FP64|FMA|Pipe" \
+        "$OUT/hforce-$p-details.txt" | head -n 30 | tee -a "$OUT/results.txt"
+    cat "$OUT/hforce-$p-pipes.csv" | tee -a "$OUT/results.txt"
 done
 fi
 

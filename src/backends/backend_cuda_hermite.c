@@ -183,8 +183,10 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
 static struct gc_cuda_hermite start_kernels(const struct cuda_hermite *h)
 {
     struct gc_cuda_hermite d = h->d;
-    if (h->starting)
+    if (h->starting) {
         d.order = 6;
+        d.mixed = 0;
+    }
     return d;
 }
 

@@ -131,27 +131,47 @@ done
 fi
 
 if want hprofile; then
-step "Nsight Compute: the Hermite force pass, mixed and double, at its first pass over 262,144 bodies"
+step "Nsight Compute: the Hermite force pass, mixed and double (262,144 bodies; the longest of 300 passes)"
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+M=gpu__time_duration.sum,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
+M=$M,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
+M=$M,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active
+M=$M,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
+M=$M,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active
+M=$M,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active
+M=$M,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+M=$M,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
+M=$M,smsp__average_warp_latency_issue_stalled_math_pipe_throttle,smsp__average_warp_latency_issue_stalled_short_scoreboard
+M=$M,smsp__average_warp_latency_issue_stalled_wait,smsp__average_warp_latency_issue_stalled_mio_throttle
 for p in mixed double; do
-    timeout -s KILL 200 "$NCU" --clock-control none -k regex:h_force --launch-skip 0 --launch-count 1 \
-        --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
-        --section SchedulerStats --section WarpStateStats --section InstructionStats \
-        --section MemoryWorkloadAnalysis -o "$OUT/hforce-$p" \
+    timeout -s KILL 240 "$NCU" --clock-control none --kernel-name-base demangled -k "regex:h_force<4" \
+        --launch-count 300 --metrics "$M" --csv \
         "$B/galaxy-bench" --model plummer -n 262144 --integrator hermite4 --precision "$p" \
-        --t-end 0.0001 --backend cuda --quiet >"$T/ncu-h-$p.log" 2>&1
+        --t-end 0.015625 --backend cuda --quiet >"$T/ncu-h-$p.csv" 2>"$T/ncu-h-$p.err"
     check "ncu-hforce-$p" $?
-    "$NCU" -i "$OUT/hforce-$p.ncu-rep" --page details >"$OUT/hforce-$p-details.txt" 2>&1
-    "$NCU" -i "$OUT/hforce-$p.ncu-rep" --page raw --csv --metrics \
-        sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,sm__cycles_elapsed.avg \
-        >"$OUT/hforce-$p-pipes.csv" 2>&1
-    echo "-- $p"; grep -E "Duration|Issued Warp Per Scheduler|No Eligible|Achieved Occupancy|Registers Per|Executed Instructions  |FP64|FMA|Pipe" \
-        "$OUT/hforce-$p-details.txt" | head -n 30 | tee -a "$OUT/results.txt"
-    cat "$OUT/hforce-$p-pipes.csv" | tee -a "$OUT/results.txt"
+    cp "$T/ncu-h-$p.csv" "$OUT/hforce-$p.csv"
+    python3 - "$T/ncu-h-$p.csv" "$p" <<'PY' | tee -a "$OUT/results.txt"
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows:
+    sys.exit("ncu: no rows")
+h = rows[0]
+ii, ni, vi, ui = h.index("ID"), h.index("Metric Name"), h.index("Metric Value"), h.index("Metric Unit")
+by = {}
+for r in rows[1:]:
+    by.setdefault(r[ii], {})[r[ni]] = (r[vi].replace(",", ""), r[ui])
+def dur(m):
+    v, u = m["gpu__time_duration.sum"]
+    return float(v) * {"ns": 1e-3, "nsecond": 1e-3, "ms": 1e3, "msecond": 1e3}.get(u, 1.0)
+big = max(by.values(), key=dur)
+print("hermite4 %s force pass, the longest of %d: %.1f us" % (sys.argv[2], len(by), dur(big)))
+for k, (v, u) in sorted(big.items()):
+    print("  %-70s %s %s" % (k, v, u))
+PY
 done
 # The block step's kernels one at a time, at small m: where a 70 us block step goes.
 timeout -s KILL 200 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
-    -k regex:h_ --launch-skip 3000 --launch-count 800 \
+    --launch-skip 400 --launch-count 800 \
     "$B/hermite_blocks" 65536 4 0.03125 cuda mixed >"$T/ncu-blocks.csv" 2>"$T/ncu-blocks.err"
 check ncu-hermite-blocks $?
 cp "$T/ncu-blocks.csv" "$OUT/hermite-block-kernels.csv"

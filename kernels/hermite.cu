@@ -387,10 +387,86 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 
 /* ---- correction (or, at start-up, the first derivatives and steps) ---- */
 
+/* Corrects active body i (slot q of the list) from its summed new derivatives a1, j1, s1,
+ * gives it its next level and moves its time to tn (begin: the start-up's first steps). */
+template <int ORDER>
+static __device__ void correct_body(const gc_cuda_hermite &H, gc_cuda_hermite_ctl *ctl, int i,
+                                    double a1[3], double j1[3], double s1[3], int begin,
+                                    long long tn, double tick)
+{
+    double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    int k;
+    if (begin) {
+        if (!finite3(a1) || !finite3(j1))
+            record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
+        k = H.fixed_level >= 0
+                ? H.fixed_level
+                : gc_hermite_new_level(-1, gc_hermite_criterion_start(H.eta_start, a1, j1, s1),
+                                       0, H.dt_max);
+        store3(H.a, i, a1);
+        store3(H.j, i, j1);
+        store3(H.s, i, s1);
+        H.t[i] = 0;
+    } else {
+        const double h = (double)(tn - H.t[i]) * tick;
+        double req;
+        load3(H.x, i, x);
+        load3(H.v, i, v);
+        load3(H.a, i, a);
+        load3(H.j, i, j);
+        if (ORDER == 6) {
+            double pop[3], qq[3];
+            load3(H.s, i, s);
+            gc_hermite_correct6(h, x, v, a, j, s, c, a1, j1, s1, pop, qq);
+            req = gc_hermite_criterion6(H.eta, a, j, s, c, pop, qq);
+        } else {
+            gc_hermite_correct4(h, x, v, a, j, s, c, a1, j1);
+            req = gc_hermite_criterion4(H.eta, a, j, s, c);
+        }
+        if (!finite3(x) || !finite3(v))
+            record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
+        k = H.fixed_level >= 0 ? H.fixed_level
+                               : gc_hermite_new_level(H.level[i], req, tn, H.dt_max);
+        store3(H.x, i, x);
+        store3(H.v, i, v);
+        store3(H.a, i, a);
+        store3(H.j, i, j);
+        store3(H.s, i, s);
+        store3(H.c, i, c);
+        H.t[i] = tn;
+    }
+    if (k < 0) {
+        record_error(ctl, GC_HERMITE_ERR_LEVELS, i, -1);
+        k = GC_HERMITE_LEVELS - 1;
+    }
+    H.level[i] = (unsigned char)k;
+}
+
+/* The slices' partial sums of active slot q, in slice order from `first` every `stride`. */
+template <int ORDER>
+static __device__ __forceinline__ void sum_slices(const gc_cuda_hermite &H, int m, int q,
+                                                  int slices, int first, int stride,
+                                                  double out[9])
+{
+    constexpr int NV = ORDER == 6 ? 9 : 6;
+    for (int k = 0; k < 9; k++)
+        out[k] = 0.0;
+    for (int sl = first; sl < slices; sl += stride) {
+        const double *r = H.part + ((size_t)sl * (size_t)m + (size_t)q) * NV;
+        for (int k = 0; k < NV; k++)
+            out[k] += r[k];
+    }
+}
+
+/* A small block leaves its forces in many slices (the j range split so that it fills the
+ * chip): one thread adding hundreds of rows would wait on each load in turn, ~60 us at
+ * m = 1, most of a block step. Then a warp sums each body's slices (lane-strided, then a
+ * fixed shuffle tree) and its first lane corrects the body. */
+#define WARP_SUM_SLICES 8
+
 template <int ORDER>
 static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int begin)
 {
-    constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
     if (!ctl->due)
         return;
@@ -399,64 +475,24 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid);
     const double tick = tick_of(H);
     const int all = ctl->count_all;
-    for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
-        const int i = H.active[q];
-        double a1[3] = {0, 0, 0}, j1[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
-        double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
-        int k;
-        for (int sl = 0; sl < p.slices; sl++) {
-            const double *r = H.part + ((size_t)sl * (size_t)m + (size_t)q) * NV;
-            for (int d = 0; d < 3; d++) {
-                a1[d] += r[d];
-                j1[d] += r[3 + d];
-                if (ORDER == 6)
-                    s1[d] += r[(6 + d) % NV];
-            }
+    double sum[9];
+    if (p.slices >= WARP_SUM_SLICES) {
+        const int lane = threadIdx.x & 31;
+        const int warps = gridDim.x * (HT / 32);
+        for (int q = (blockIdx.x * HT + threadIdx.x) >> 5; q < m; q += warps) {
+            sum_slices<ORDER>(H, m, q, p.slices, lane, 32, sum);
+            for (int off = 16; off > 0; off >>= 1)
+                for (int k = 0; k < 9; k++)
+                    sum[k] += __shfl_xor_sync(0xffffffffu, sum[k], off);
+            if (lane == 0)
+                correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin, tn,
+                                    tick);
         }
-        if (begin) {
-            if (!finite3(a1) || !finite3(j1))
-                record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
-            k = H.fixed_level >= 0
-                    ? H.fixed_level
-                    : gc_hermite_new_level(-1, gc_hermite_criterion_start(H.eta_start, a1, j1, s1),
-                                           0, H.dt_max);
-            store3(H.a, i, a1);
-            store3(H.j, i, j1);
-            store3(H.s, i, s1);
-            H.t[i] = 0;
-        } else {
-            const double h = (double)(tn - H.t[i]) * tick;
-            double req;
-            load3(H.x, i, x);
-            load3(H.v, i, v);
-            load3(H.a, i, a);
-            load3(H.j, i, j);
-            if (ORDER == 6) {
-                double pop[3], qq[3];
-                load3(H.s, i, s);
-                gc_hermite_correct6(h, x, v, a, j, s, c, a1, j1, s1, pop, qq);
-                req = gc_hermite_criterion6(H.eta, a, j, s, c, pop, qq);
-            } else {
-                gc_hermite_correct4(h, x, v, a, j, s, c, a1, j1);
-                req = gc_hermite_criterion4(H.eta, a, j, s, c);
-            }
-            if (!finite3(x) || !finite3(v))
-                record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
-            k = H.fixed_level >= 0 ? H.fixed_level
-                                   : gc_hermite_new_level(H.level[i], req, tn, H.dt_max);
-            store3(H.x, i, x);
-            store3(H.v, i, v);
-            store3(H.a, i, a);
-            store3(H.j, i, j);
-            store3(H.s, i, s);
-            store3(H.c, i, c);
-            H.t[i] = tn;
+    } else {
+        for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
+            sum_slices<ORDER>(H, m, q, p.slices, 0, 1, sum);
+            correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin, tn, tick);
         }
-        if (k < 0) {
-            record_error(ctl, GC_HERMITE_ERR_LEVELS, i, -1);
-            k = GC_HERMITE_LEVELS - 1;
-        }
-        H.level[i] = (unsigned char)k;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         if (!begin) {

@@ -144,10 +144,11 @@ M=$M,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_
 M=$M,smsp__average_warp_latency_issue_stalled_math_pipe_throttle,smsp__average_warp_latency_issue_stalled_short_scoreboard
 M=$M,smsp__average_warp_latency_issue_stalled_wait,smsp__average_warp_latency_issue_stalled_mio_throttle
 for p in mixed double; do
-    timeout -s KILL 240 "$NCU" --clock-control none --kernel-name-base demangled -k "regex:h_force<4" \
-        --launch-count 300 --metrics "$M" --csv \
-        "$B/galaxy-bench" --model plummer -n 262144 --integrator hermite4 --precision "$p" \
-        --t-end 0.015625 --backend cuda --quiet >"$T/ncu-h-$p.csv" 2>"$T/ncu-h-$p.err"
+    # hermite_blocks' host-driven loop: kernels launched one by one (a graph with a
+    # conditional node cannot be profiled kernel by kernel).
+    timeout -s KILL 240 "$NCU" --clock-control none --kernel-name-base demangled \
+        -k "regex:h_force<.int.4" --launch-count 300 --metrics "$M" --csv \
+        "$B/hermite_blocks" 262144 4 0.03125 cuda "$p" >"$T/ncu-h-$p.csv" 2>"$T/ncu-h-$p.err"
     check "ncu-hforce-$p" $?
     cp "$T/ncu-h-$p.csv" "$OUT/hforce-$p.csv"
     python3 - "$T/ncu-h-$p.csv" "$p" <<'PY' | tee -a "$OUT/results.txt"

@@ -436,6 +436,23 @@ static __device__ __forceinline__ void eval_bodies(const tree_view &T, const wal
     __syncwarp();
 }
 
+/* With 32 or more bodies waiting, evaluates the first 32 and moves the rest down; returns
+ * how many wait now (fewer than 32). */
+template <bool POT>
+static __device__ __forceinline__ int flush_bodies(const tree_view &T, walk_smem &s, int nbody,
+                                                   int lane, const float4 x, float a[3],
+                                                   float *p)
+{
+    if (nbody < 32)
+        return nbody;
+    eval_bodies<POT>(T, s, 32, x, a, p);
+    nbody -= 32;
+    if (lane < nbody)
+        s.bodies[lane] = s.bodies[32 + lane];
+    __syncwarp();
+    return nbody;
+}
+
 static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
 {
     for (int off = 1; off < 32; off <<= 1) {
@@ -511,13 +528,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         nbody += __popc(fm);
         mono_done += (unsigned long long)__popc(fm);
         __syncwarp();
-        if (nbody >= 32) {
-            eval_bodies<POT>(T, s, 32, x, a, &p);
-            nbody -= 32;
-            if (lane < nbody)
-                s.bodies[lane] = s.bodies[32 + lane];
-            __syncwarp();
-        }
+        nbody = flush_bodies<POT>(T, s, nbody, lane, x, a, &p);
         /* Accepted cells join the cell list; 32 of them make a batch. */
         const unsigned am = __ballot_sync(FULL, accept);
         if (accept)
@@ -574,13 +585,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             }
             nbody += total2 - base < 32 ? total2 - base : 32;
             __syncwarp();
-            if (nbody >= 32) {
-                eval_bodies<POT>(T, s, 32, x, a, &p);
-                nbody -= 32;
-                if (lane < nbody)
-                    s.bodies[lane] = s.bodies[32 + lane];
-                __syncwarp();
-            }
+            nbody = flush_bodies<POT>(T, s, nbody, lane, x, a, &p);
         }
     }
     if (ncell > 0) {

@@ -176,22 +176,7 @@ timeout -s KILL 200 "$NCU" --clock-control none --metrics gpu__time_duration.sum
     "$B/hermite_blocks" 65536 4 0.03125 cuda mixed >"$T/ncu-blocks.csv" 2>"$T/ncu-blocks.err"
 check ncu-hermite-blocks $?
 cp "$T/ncu-blocks.csv" "$OUT/hermite-block-kernels.csv"
-python3 - "$T/ncu-blocks.csv" <<'PY' | tee -a "$OUT/results.txt"
-import csv, statistics, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows:
-    sys.exit("ncu: no rows")
-h = rows[0]
-ki, vi, ui = h.index("Kernel Name"), h.index("Metric Value"), h.index("Metric Unit")
-by = {}
-for r in rows[1:]:
-    v = float(r[vi].replace(",", ""))
-    v = v / 1e3 if r[ui] in ("ns", "nsecond") else v * 1e3 if r[ui] in ("ms", "msecond") else v
-    by.setdefault(r[ki].split("(")[0][:60], []).append(v)
-for k, v in sorted(by.items(), key=lambda kv: -sum(kv[1])):
-    print(f"block-step kernel {k}: {len(v)} launches, median {statistics.median(v):.1f} us, "
-          f"min {min(v):.1f} us")
-PY
+python3 "$ROOT/tests/gpu/ncu_kernel_times.py" "$T/ncu-blocks.csv" "block-step kernel" | tee -a "$OUT/results.txt"
 fi
 
 if want profile; then

@@ -219,21 +219,7 @@ if [ -n "$NCU" ] && [ "${NCU_FRAMES:-200}" != 0 ]; then
         --substeps 1 --frames "${NCU_FRAMES:-200}" >"$T/ncu.csv" 2>"$T/ncu.err"
     echo "ncu exit $?"
     tail -n 3 "$T/ncu.err"
-    python3 - "$T/ncu.csv" <<'PY' | tee -a "$OUT/results.txt"
-import csv, statistics, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows:
-    sys.exit("ncu: no rows")
-h = rows[0]
-ki, vi, ui = h.index("Kernel Name"), h.index("Metric Value"), h.index("Metric Unit")
-by = {}
-for r in rows[1:]:
-    v = float(r[vi].replace(",", ""))
-    v = v / 1e3 if r[ui] in ("ns", "nsecond") else v * 1e3 if r[ui] in ("ms", "msecond") else v
-    by.setdefault(r[ki].split("(")[0][:60], []).append(v)
-for k, v in sorted(by.items(), key=lambda kv: -sum(kv[1])):
-    print(f"ncu {k}: {len(v)} launches, median {statistics.median(v):.1f} us")
-PY
+    python3 "$ROOT/tests/gpu/ncu_kernel_times.py" "$T/ncu.csv" ncu | tee -a "$OUT/results.txt"
     cp "$T/ncu.csv" "$OUT/ncu.csv" 2>/dev/null
 fi
 fi

@@ -57,6 +57,18 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--dt-max", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.dt_max), 1e-9, 1e3,
      NULL, 0, NULL, "Hermite largest block step (default 1/8; made a power-of-two fraction\n"
      "of --report-every so reports fall on block times)"},
+    {"--regularize", NULL, "MODE", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.regularize), 0,
+     0, "auto|off", 0, NULL,
+     "Hermite with --eps 0: auto (default) takes hard binaries and close\n"
+     "few-body encounters out of the block steps and integrates each such group\n"
+     "by algorithmic regularisation (its centre of mass stays a Hermite body);\n"
+     "off leaves them to the block steps, which stop at a step below dt_max/2^40"},
+    {"--ar-tol", NULL, "TOL", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.ar_tol), 1e-15, 1e-4,
+     NULL, 0, NULL, "regularisation: relative tolerance of the extrapolation (default 1e-12)"},
+    {"--ar-radius", NULL, "R", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.ar_radius), 1e-12,
+     1e6, NULL, 0, NULL,
+     "regularisation radius: bodies closer than R form a group (default\n"
+     "2<m>/v^2 with v^2 = |W|/M from the initial bodies)"},
     {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"

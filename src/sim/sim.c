@@ -63,6 +63,12 @@ static struct gc_integrator_params integrator_params(const struct gc_sim_params 
     ip.eta = p->eta;
     ip.dt_max = p->dt_max;
     ip.fixed_dt = p->fixed_dt;
+    /* "auto": close groups are regularised where nothing else would resolve them (no
+     * softening) and the steps are the scheme's own */
+    ip.regularize = (!p->regularize || strcmp(p->regularize, "auto") == 0) && p->eps == 0.0f &&
+                    p->fixed_dt == 0.0;
+    ip.ar_tol = p->ar_tol;
+    ip.ar_radius = p->ar_radius;
     return ip;
 }
 
@@ -359,6 +365,8 @@ static enum gc_status download(struct gc_sim *s, struct gc_bodies *dst)
         st = gc_bodies_alloc_f64(dst);
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
+    if (st == GC_OK && s->integrator->iface->physical)
+        st = s->integrator->iface->physical(s->integrator, s->time - s->t0, dst);
     return st != GC_OK ? st : gather(s, dst);
 }
 
@@ -435,6 +443,20 @@ void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out)
 const struct gc_sim_params *gc_sim_params(const struct gc_sim *s)
 {
     return &s->p;
+}
+
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+                     int32_t *membership)
+{
+    const struct gc_integrator *in = s->integrator;
+    if (!in || !in->iface->groups) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        for (size_t i = 0; membership && i < s->force.n; i++)
+            membership[i] = -1;
+        return 0;
+    }
+    return in->iface->groups(in, out, membership);
 }
 
 const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s)

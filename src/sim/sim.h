@@ -39,6 +39,10 @@ struct gc_sim_params {
     double fixed_dt; /* Hermite: 0 = individual block steps (default); > 0 = shared fixed
                       * steps of this size (dt_max over a power of two), for tests */
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
+    const char *regularize; /* Hermite close groups: "auto" (default, NULL too: on when eps
+                             * is 0 and the steps are individual) or "off" */
+    double ar_tol;    /* regularisation tolerance; 0 = GC_AR_DEFAULT_TOL */
+    double ar_radius; /* regularisation radius; 0 = derived from the bodies */
 };
 
 /* Where a run continues from (a snapshot): its time, and the integrator state it recorded
@@ -161,6 +165,11 @@ const struct gc_sim_params *gc_sim_params(const struct gc_sim *s);
 /* The running scheme's table: name, capabilities (gc_integrator_has), step noun, flops per
  * interaction. */
 const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
+/* The regularised close groups now: how many (0 when the scheme has none), their report
+ * figures into out and each body's group (-1: none) into membership (n entries); both may
+ * be NULL. */
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+                     int32_t *membership);
 /* The scheme's settings with its defaults filled in (Hermite: eta, dt_max). */
 const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
 /* The force method chosen for this run. */

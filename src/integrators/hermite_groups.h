@@ -1,0 +1,80 @@
+/* Close groups taken out of a Hermite block-step run and integrated by algorithmic regularisation, their centres of mass left as Hermite bodies. */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_HERMITE_GROUPS_H
+#define GC_HERMITE_GROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend_hermite.h"
+#include "force.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Design (every rank runs it alike on the state all ranks share, so results do not depend
+ * on the number of ranks):
+ * - Two bodies that are both in the same block (so both are synchronised) and closer than
+ *   the regularisation radius form a group; a group's centre of mass is a Hermite body in
+ *   the slot of its lowest-numbered member, with the group's mass; the other members'
+ *   slots hold massless bodies parked far away whose step never comes due.
+ * - Each time a centre of mass is corrected, its group's internal motion is advanced to
+ *   that time by ar_chain.c, one group per OpenMP thread, under the tidal acceleration of
+ *   the bodies within GC_GROUP_PERTURBER_RADII radii (their Hermite predictions).
+ * - A group splits where its members fall into parts more than two radii apart and the
+ *   parts' mutual quadrupole energy is below GC_GROUP_SPLIT_GAMMA of the group's internal
+ *   energy (what the point-mass coupling then misses); parts of one body become Hermite
+ *   bodies again with their exact states, larger parts stay groups. */
+#define GC_GROUP_PERTURBER_RADII 20.0
+#define GC_GROUP_SPLIT_GAMMA 1e-7
+
+struct gc_hermite_groups_config {
+    double tol;    /* ar_chain tolerance; <= 0: GC_AR_DEFAULT_TOL */
+    double radius; /* regularisation radius; <= 0: derived from the bodies at the start,
+                    * 2 <m> / v^2 with v^2 = |W| / M (the distance at which two average
+                    * bodies at the virial speed deflect each other strongly) */
+};
+
+/* What the report rows show. */
+struct gc_hermite_groups_report {
+    size_t groups;          /* groups now */
+    size_t members;         /* bodies in them */
+    uint64_t formed;        /* groups formed since the start (absorptions included) */
+    uint64_t dissolved;     /* groups split or dissolved since the start */
+    int have_binary;        /* 1 when some pair in a group is bound: */
+    double a, e;            /*   the most bound pair's semi-major axis, eccentricity */
+    double radius;          /* the regularisation radius in use */
+};
+
+struct gc_hermite_groups;
+
+enum gc_status gc_hermite_groups_create(const struct gc_hermite_groups_config *cfg, size_t n,
+                                        struct gc_hermite_groups **out);
+void gc_hermite_groups_destroy(struct gc_hermite_groups *g);
+/* After the start-up passes (every body at tick 0): the first groups. */
+enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_force *f,
+                                       const struct gc_hermite_config *cfg,
+                                       const struct gc_bodies *bodies);
+/* After each block step: advance the groups whose centre of mass it corrected, split and
+ * form groups. The backend's counters restart when the groups change (the state is
+ * rebuilt): gc_hermite_groups_counted gives what they had counted before. */
+enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
+                                       const struct gc_hermite_config *cfg);
+void gc_hermite_groups_counted(const struct gc_hermite_groups *g, uint64_t *blocks,
+                               uint64_t *body_steps);
+/* A download at time t (N-body units) made physical: every group's members in their own
+ * slots with their masses, positions and velocities (dst needs pos64/vel64/mass64). */
+enum gc_status gc_hermite_groups_physical(struct gc_hermite_groups *g, double t,
+                                          struct gc_bodies *dst);
+size_t gc_hermite_groups_count(const struct gc_hermite_groups *g);
+void gc_hermite_groups_report(const struct gc_hermite_groups *g,
+                              struct gc_hermite_groups_report *out);
+/* Group number of each body (-1: none), n entries, for snapshots. */
+void gc_hermite_groups_membership(const struct gc_hermite_groups *g, int32_t *group);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -6,3 +6,15 @@ add_test(NAME test_ar_pythagorean
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/with_python.sh numpy ../ar/pythagorean.py
                  $<TARGET_FILE:test_ar_chain>)
 set_tests_properties(test_ar_pythagorean PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# The same problem through the program (--model pythagorean, regularisation by default),
+# read from its snapshots: needs HDF5 and h5py.
+if(GC_HAVE_HDF5)
+  add_test(NAME test_ar_pythagorean_galaxy
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/with_python.sh "numpy h5py"
+                   ../ar/pythagorean.py --galaxy $<TARGET_FILE:galaxy>
+                   ${CMAKE_CURRENT_BINARY_DIR}/tmp/ar_pythagorean)
+  set_tests_properties(test_ar_pythagorean_galaxy PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+else()
+  add_test(NAME test_ar_pythagorean_galaxy COMMAND sh -c "echo 'SKIP: needs HDF5'; exit 77")
+  set_tests_properties(test_ar_pythagorean_galaxy PROPERTIES SKIP_RETURN_CODE 77)
+endif()

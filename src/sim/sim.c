@@ -224,6 +224,8 @@ static void free_local(struct gc_sim *s)
     s->integrator = NULL;
     gc_force_free(&s->force);
     gc_bodies_free(&s->view);
+    free(s->membership);
+    s->membership = NULL;
     s->live = 0;
 }
 
@@ -457,6 +459,18 @@ size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *ou
         return 0;
     }
     return in->iface->groups(in, out, membership);
+}
+
+const int32_t *gc_sim_membership(struct gc_sim *s)
+{
+    struct gc_hermite_groups_report r;
+    gc_sim_groups(s, &r, NULL);
+    if (!(r.radius > 0.0))
+        return NULL;
+    if (!s->membership && !(s->membership = malloc(s->n * sizeof *s->membership)))
+        return NULL;
+    gc_sim_groups(s, NULL, s->membership);
+    return s->membership;
 }
 
 const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s)

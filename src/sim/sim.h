@@ -79,6 +79,7 @@ struct gc_sim {
      * of the current advance are done (one process only); gc_sim_on_step sets it */
     void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
     void *on_step_ctx;
+    int32_t *membership;           /* n: gc_sim_membership's answer; NULL until asked */
 };
 
 /* Fills params with the defaults above. */
@@ -170,6 +171,9 @@ const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
  * be NULL. */
 size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
                      int32_t *membership);
+/* Each body's group now (n entries, owned by the simulation, valid to the next call), or
+ * NULL when the run regularises nothing (then snapshots carry no membership). */
+const int32_t *gc_sim_membership(struct gc_sim *s);
 /* The scheme's settings with its defaults filled in (Hermite: eta, dt_max). */
 const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
 /* The force method chosen for this run. */

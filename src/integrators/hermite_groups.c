@@ -112,26 +112,20 @@ static void tide_accel(void *ctx, double t, size_t n, const double *q, double *a
     }
 }
 
-static enum gc_status advance_group(const struct gc_hermite_groups *g, const struct group *gr,
-                                    double t)
+enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
+                                         const struct group *gr, double t)
 {
-    const double reach = GC_GROUP_PERTURBER_RADII * g->radius;
     struct tide td = {g, gr, NULL, 0};
     struct gc_ar_perturb p = {tide_accel, &td};
     enum gc_status st;
-    const double *xc = g->rec[gr->cm].x;
+    if (t <= gc_ar_time(gr->ar))
+        return GC_OK;
     td.near = malloc(g->n * sizeof *td.near);
     if (!td.near)
         return GC_ERR_NOMEM;
-    for (size_t s = 0; s < g->n; s++) {
-        double d2 = 0.0;
-        if ((int)s == gr->cm || !(g->hm[s] > 0.0))
-            continue;
-        for (int d = 0; d < 3; d++)
-            d2 += (g->rec[s].x[d] - xc[d]) * (g->rec[s].x[d] - xc[d]);
-        if (d2 < reach * reach)
+    for (size_t s = 0; s < g->n; s++)
+        if ((int)s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, (int)s))
             td.near[td.nnear++] = (int)s;
-    }
     st = gc_ar_advance(gr->ar, t, td.nnear ? &p : NULL);
     free(td.near);
     return st;
@@ -222,6 +216,7 @@ static enum gc_status form(struct gc_hermite_groups *g, int k, int *sl, const do
         park(g, sl[q]);
     }
     set_body(g, gr->cm, t, cx, cv, mt);
+    gc_hermite_groups_update_reach(g, gr);
     g->formed++;
     return GC_OK;
 }
@@ -451,7 +446,10 @@ static enum gc_status merge(struct gc_hermite_groups *g, int64_t t, int *changed
             const double *xa = g->rec[g->units[a]].x, *xb = g->rec[g->units[b]].x;
             const double d2 = (xa[0] - xb[0]) * (xa[0] - xb[0]) +
                               (xa[1] - xb[1]) * (xa[1] - xb[1]) + (xa[2] - xb[2]) * (xa[2] - xb[2]);
-            if (d2 < r2max)
+            const int ga = g->group_of[g->units[a]], gb = g->group_of[g->units[b]];
+            const double dm = GC_GROUP_MERGE_SIZES * ((ga >= 0 ? g->groups[ga].size : 0.0) +
+                                                      (gb >= 0 ? g->groups[gb].size : 0.0));
+            if (d2 < r2max || d2 < dm * dm)
                 g->parent[root(g->parent, (int)a)] = root(g->parent, (int)b);
         }
     for (size_t a = 0; a < nu && st == GC_OK; a++) {
@@ -546,9 +544,11 @@ enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_fo
      * the threads */
 #pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nact > 1)
     for (long q = 0; q < nact; q++)
-        failed |= advance_group(g, &g->groups[act[q]], (double)c.t_last * g->tick) != GC_OK;
+        failed |= gc_hermite_groups_advance(g, &g->groups[act[q]], (double)c.t_last * g->tick) != GC_OK;
     if (failed)
         return GC_ERR_INVALID;
+    for (long q = 0; q < nact; q++)
+        gc_hermite_groups_update_reach(g, &g->groups[act[q]]);
     return regroup(g, f, cfg, c.t_last);
 }
 

@@ -17,17 +17,27 @@ extern "C" {
 /* Design (every rank runs it alike on the state all ranks share, so results do not depend
  * on the number of ranks):
  * - Two bodies that are both in the same block (so both are synchronised) and closer than
- *   the regularisation radius form a group; a group's centre of mass is a Hermite body in
+ *   the regularisation radius form a group (bodies that are groups: closer than
+ *   GC_GROUP_MERGE_SIZES times the sum of their sizes, if that is more: where their
+ *   mutual tides reach about 1e-3, point-mass centres no longer describe them); a group's centre of mass is a Hermite body in
  *   the slot of its lowest-numbered member, with the group's mass; the other members'
  *   slots hold massless bodies parked far away whose step never comes due.
- * - Each time a centre of mass is corrected, its group's internal motion is advanced to
- *   that time by ar_chain.c, one group per OpenMP thread, under the tidal acceleration of
- *   the bodies within GC_GROUP_PERTURBER_RADII radii (their Hermite predictions).
+ * - A group's reach: GC_GROUP_PERTURBER_RADII radii, or further where the group is large,
+ *   to where a body of the group's mass would perturb it by less than GC_GROUP_TIDE_GAMMA
+ *   (its size times GC_GROUP_TIDE_GAMMA^(-1/3); size: the farthest member, at least twice
+ *   the semi-major axis of a bound group). Bodies within reach are coupled exactly: before
+ *   a block's force pass the groups within reach of its bodies are advanced to its time,
+ *   those bodies get the force of the members in place of the centre's, and a centre the
+ *   mean force of the bodies within reach on its members (the backend's perturb slot);
+ *   beyond reach a group is a point mass. A group moves by ar_chain.c, one group per
+ *   OpenMP thread, under the tide of the bodies within reach (their Hermite predictions).
  * - A group splits where its members fall into parts more than two radii apart and the
  *   parts' mutual quadrupole energy is below GC_GROUP_SPLIT_GAMMA of the group's internal
  *   energy (what the point-mass coupling then misses); parts of one body become Hermite
  *   bodies again with their exact states, larger parts stay groups. */
 #define GC_GROUP_PERTURBER_RADII 20.0
+#define GC_GROUP_TIDE_GAMMA 1e-10
+#define GC_GROUP_MERGE_SIZES 10.0
 #define GC_GROUP_SPLIT_GAMMA 1e-7
 
 struct gc_hermite_groups_config {
@@ -62,6 +72,11 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
  * rebuilt): gc_hermite_groups_counted gives what they had counted before. */
 enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
                                        const struct gc_hermite_config *cfg);
+/* After select, before the force pass: the groups near the block's bodies are brought to
+ * its time, and the block's bodies get the forces of those groups' members in place of
+ * their centres' (and the centres the mean force on their members) through the backend's
+ * perturb slot; a backend without it couples groups as points. */
+enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f);
 void gc_hermite_groups_counted(const struct gc_hermite_groups *g, uint64_t *blocks,
                                uint64_t *body_steps);
 /* A download at time t (N-body units) made physical: every group's members in their own

@@ -17,6 +17,8 @@ struct group {
     int k;           /* members */
     int *slot;       /* member slots, in the order ar holds them */
     struct gc_ar *ar;
+    double reach;    /* bodies closer to the centre are resolved against the members */
+    double size;     /* the farthest member, at least twice a bound group's a */
 };
 
 struct gc_hermite_groups {
@@ -44,5 +46,13 @@ void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct g
 /* Slot i's Hermite prediction to time t (a may be NULL). */
 void gc_hermite_groups_predict(const struct gc_hermite_groups *g, int i, double t, double x[3],
                                double v[3], double a[3]);
+
+/* Advances a group to time t under the tide of the bodies within reach. */
+enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
+                                         const struct group *gr, double t);
+/* 1 when slot s was within gr's reach of its centre after the latest block. */
+int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group *gr, int s);
+/* gr's reach from its present size (hermite_groups.h, GC_GROUP_TIDE_GAMMA). */
+void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr);
 
 #endif

@@ -129,7 +129,10 @@ static enum gc_status block_step(void *ctx)
     st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
-    st = gc_backend_hermite_predict(b);
+    if (h->groups)
+        st = gc_hermite_groups_before_force(h->groups, f);
+    if (st == GC_OK)
+        st = gc_backend_hermite_predict(b);
     if (st == GC_OK)
         st = gc_force_hermite(f);
     if (st == GC_OK)

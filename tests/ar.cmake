@@ -18,3 +18,8 @@ else()
   add_test(NAME test_ar_pythagorean_galaxy COMMAND sh -c "echo 'SKIP: needs HDF5'; exit 77")
   set_tests_properties(test_ar_pythagorean_galaxy PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# Groups through the program: the Pythagorean problem of binaries, a Plummer cluster with
+# primordial binaries, and the message without regularisation.
+add_test(NAME test_ar_runs
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ar/test_ar_runs.sh $<TARGET_FILE:galaxy>)
+set_tests_properties(test_ar_runs PROPERTIES TIMEOUT 600)

@@ -35,7 +35,9 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--model", NULL, "NAME", ALL, GC_SEC_INPUT, GC_OPT_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES,
      0, NULL, "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
      "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
-     "16384 on CUDA) or pythagorean (Burrau's three bodies 3, 4, 5)"},
+     "16384 on CUDA), pythagorean (Burrau's three bodies 3, 4, 5),\n"
+     "pythagorean-binaries (the same, each body a circular binary) or\n"
+     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries)"},
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,

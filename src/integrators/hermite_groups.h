@@ -17,9 +17,10 @@ extern "C" {
 /* Design (every rank runs it alike on the state all ranks share, so results do not depend
  * on the number of ranks):
  * - Two bodies that are both in the same block (so both are synchronised) and closer than
- *   the regularisation radius form a group (bodies that are groups: closer than
- *   GC_GROUP_MERGE_SIZES times the sum of their sizes, if that is more: where their
- *   mutual tides reach about 1e-3, point-mass centres no longer describe them); a group's centre of mass is a Hermite body in
+ *   the regularisation radius form a group (two groups: closer than GC_GROUP_MERGE_SIZES
+ *   times the sum of their sizes, if that is more: where their mutual tides reach about
+ *   1e-3, and each one's tide on the other, integrated with the other as a point, would be
+ *   wrong; a body and a group are coupled exactly, see below); a group's centre of mass is a Hermite body in
  *   the slot of its lowest-numbered member, with the group's mass; the other members'
  *   slots hold massless bodies parked far away whose step never comes due.
  * - A group's reach: GC_GROUP_PERTURBER_RADII radii, or further where the group is large,
@@ -36,7 +37,7 @@ extern "C" {
  *   energy (what the point-mass coupling then misses); parts of one body become Hermite
  *   bodies again with their exact states, larger parts stay groups. */
 #define GC_GROUP_PERTURBER_RADII 20.0
-#define GC_GROUP_TIDE_GAMMA 1e-10
+#define GC_GROUP_TIDE_GAMMA 1e-7
 #define GC_GROUP_MERGE_SIZES 10.0
 #define GC_GROUP_SPLIT_GAMMA 1e-7
 

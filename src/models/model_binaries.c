@@ -128,6 +128,21 @@ enum gc_status gc_model_plummer_binaries_build(size_t n, uint64_t seed, struct g
         }
     }
     gc_bodies_free(&sys);
+    if (st == GC_OK && i == n) { /* the heavier binaries moved the centre of mass */
+        double mt = 0.0, cx[3] = {0, 0, 0}, cv[3] = {0, 0, 0};
+        for (size_t b = 0; b < n; b++) {
+            mt += out->mass64[b];
+            for (int k = 0; k < 3; k++) {
+                cx[k] += out->mass64[b] * out->pos64[3 * b + k];
+                cv[k] += out->mass64[b] * out->vel64[3 * b + k];
+            }
+        }
+        for (size_t b = 0; b < n; b++)
+            for (int k = 0; k < 3; k++) {
+                out->pos64[3 * b + k] -= cx[k] / mt;
+                out->vel64[3 * b + k] -= cv[k] / mt;
+            }
+    }
     if (st != GC_OK || i != n) {
         gc_bodies_free(out);
         if (st == GC_OK)

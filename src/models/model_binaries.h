@@ -26,8 +26,8 @@ enum gc_status gc_model_pythagorean_binaries_build(size_t n, struct gc_bodies *o
  * semi-major axis log-uniform in [GC_PRIMORDIAL_A_MIN, GC_PRIMORDIAL_A_MAX]: binding energies
  * 5 to 50 times the mean kinetic energy of a star at N = 1024 (hard). Deterministic per seed. */
 #define GC_PRIMORDIAL_FRACTION 0.1
-#define GC_PRIMORDIAL_A_MIN 1e-5
-#define GC_PRIMORDIAL_A_MAX 1e-4
+#define GC_PRIMORDIAL_A_MIN 5e-4
+#define GC_PRIMORDIAL_A_MAX 2e-3
 enum gc_status gc_model_plummer_binaries_build(size_t n, uint64_t seed, struct gc_bodies *out);
 
 #ifdef __cplusplus

@@ -360,7 +360,15 @@ enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
             free(h);
             return GC_ERR_INVALID;
         }
-        st = gc_hermite_groups_create(&gcfg, in->force->n, &h->groups);
+        if (!gc_backend_hermite_has_state(in->force->backend)) {
+            /* the groups are found and advanced on the host from every body's state */
+            gc_log_warn("hermite: backend %s cannot hand its state to the host: close groups "
+                        "are not regularised (as with --regularize off)",
+                        gc_backend_name(in->force->backend));
+            in->p.regularize = 0;
+        }
+        st = in->p.regularize ? gc_hermite_groups_create(&gcfg, in->force->n, &h->groups)
+                              : GC_OK;
         if (st != GC_OK) {
             free(h);
             return st;

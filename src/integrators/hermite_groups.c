@@ -447,9 +447,11 @@ static enum gc_status merge(struct gc_hermite_groups *g, int64_t t, int *changed
             const double d2 = (xa[0] - xb[0]) * (xa[0] - xb[0]) +
                               (xa[1] - xb[1]) * (xa[1] - xb[1]) + (xa[2] - xb[2]) * (xa[2] - xb[2]);
             const int ga = g->group_of[g->units[a]], gb = g->group_of[g->units[b]];
-            const double dm = ga >= 0 && gb >= 0 ? GC_GROUP_MERGE_SIZES *
-                                                       (g->groups[ga].size + g->groups[gb].size)
-                                                 : 0.0;
+            const double dm = ga >= 0 && gb >= 0
+                                  ? fmin(GC_GROUP_MERGE_SIZES *
+                                             (g->groups[ga].size + g->groups[gb].size),
+                                         GC_GROUP_MERGE_RADII * g->radius)
+                                  : 0.0;
             if (d2 < r2max || d2 < dm * dm)
                 g->parent[root(g->parent, (int)a)] = root(g->parent, (int)b);
         }

@@ -18,9 +18,10 @@ extern "C" {
  * on the number of ranks):
  * - Two bodies that are both in the same block (so both are synchronised) and closer than
  *   the regularisation radius form a group (two groups: closer than GC_GROUP_MERGE_SIZES
- *   times the sum of their sizes, if that is more: where their mutual tides reach about
- *   1e-3, and each one's tide on the other, integrated with the other as a point, would be
- *   wrong; a body and a group are coupled exactly, see below); a group's centre of mass is a Hermite body in
+ *   times the sum of their sizes, if that is more, up to GC_GROUP_MERGE_RADII radii: where
+ *   their mutual tides reach about 1e-3, and each one's tide on the other, integrated with
+ *   the other as a point, would be wrong; the cap keeps a cluster's binaries from gathering
+ *   into large, slow groups; a body and a group are coupled exactly, see below); a group's centre of mass is a Hermite body in
  *   the slot of its lowest-numbered member, with the group's mass; the other members'
  *   slots hold massless bodies parked far away whose step never comes due.
  * - A group's reach: GC_GROUP_PERTURBER_RADII radii, or further where the group is large,
@@ -39,6 +40,7 @@ extern "C" {
 #define GC_GROUP_PERTURBER_RADII 20.0
 #define GC_GROUP_TIDE_GAMMA 1e-7
 #define GC_GROUP_MERGE_SIZES 10.0
+#define GC_GROUP_MERGE_RADII 4.0
 #define GC_GROUP_SPLIT_GAMMA 1e-7
 
 struct gc_hermite_groups_config {

@@ -198,6 +198,9 @@ static enum gc_status resume(struct gc_integrator *in, const struct gc_bodies *b
     enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
     if (st == GC_OK)
         st = gc_backend_hermite_unpack(b, all, bodies->n);
+    /* groups form again from the restored state, at the next blocks that bring bodies close */
+    if (st == GC_OK && h->groups)
+        st = gc_hermite_groups_start(h->groups, in->force, &h->cfg, bodies);
     h->time = t;
     h->start_passes = 0.0;
     return st;
@@ -233,7 +236,7 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
         out->body_steps += body_steps;
     }
     out->last_active = c.last_active;
-    out->interactions = ((double)c.body_steps + h->start_passes * n) * n;
+    out->interactions = ((double)out->body_steps + h->start_passes * n) * n;
 }
 
 static enum gc_status physical(struct gc_integrator *in, double t, struct gc_bodies *dst)

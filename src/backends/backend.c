@@ -347,6 +347,13 @@ enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_
     return h && h->state ? h->state(b, all) : GC_ERR_UNSUPPORTED;
 }
 
+enum gc_status gc_backend_hermite_perturb(struct gc_backend *b, const int64_t *idx,
+                                          const double *acc, const double *jerk, size_t count)
+{
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
+    return h && h->perturb ? h->perturb(b, idx, acc, jerk, count) : GC_ERR_UNSUPPORTED;
+}
+
 int gc_backend_hermite_has_state(const struct gc_backend *b)
 {
     const struct gc_backend_hermite *h = gc_backend_hermite(b);

@@ -18,6 +18,8 @@ struct cpu_hermite {
     double *xp, *vp, *ap;          /* 3n: every body predicted to the block time (sources) */
     double *a1, *j1, *s1;          /* 3n: new derivatives of the active bodies */
     double *xv, *vv;               /* 3n: the view (all bodies at one time) for download */
+    double *da, *dj;               /* 3n: perturb's additions to the next force pass */
+    unsigned char *dset;           /* n: 1 where da, dj hold an addition */
     size_t *active;                /* indices of the bodies due at t_next */
     size_t nactive;
     int64_t t_next;                /* tick of the selected block */
@@ -40,9 +42,10 @@ void gc_cpu_hermite_free(struct cpu_ctx *c)
     if (!h)
         return;
     double *arrays[] = {h->x, h->v, h->a, h->j, h->s, h->c, h->m, h->xp, h->vp, h->ap,
-                        h->a1, h->j1, h->s1, h->xv, h->vv};
+                        h->a1, h->j1, h->s1, h->xv, h->vv, h->da, h->dj};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         free(arrays[k]);
+    free(h->dset);
     free(h->t);
     free(h->level);
     free(h->active);
@@ -83,7 +86,7 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
     h->cfg = *cfg;
     h->n = n;
     double **arrays[] = {&h->x, &h->v, &h->a, &h->j, &h->s, &h->c, &h->xp, &h->vp, &h->ap,
-                         &h->a1, &h->j1, &h->s1, &h->xv, &h->vv};
+                         &h->a1, &h->j1, &h->s1, &h->xv, &h->vv, &h->da, &h->dj};
     ok = 1;
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         ok &= (*arrays[k] = calloc(3 * n, sizeof(double))) != NULL;
@@ -91,8 +94,9 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
     h->t = calloc(n, sizeof *h->t);
     h->level = calloc(n, sizeof *h->level);
     h->active = calloc(n, sizeof *h->active);
+    h->dset = calloc(n, 1);
     c->h = h;
-    if (!ok || !h->m || !h->t || !h->level || !h->active) {
+    if (!ok || !h->m || !h->t || !h->level || !h->active || !h->dset) {
         gc_cpu_hermite_free(c);
         gc_log_error("cpu backend: out of memory for the Hermite state of %zu bodies", n);
         return GC_ERR_NOMEM;
@@ -167,10 +171,26 @@ static enum gc_status hermite_force(struct gc_backend *b)
             gc_hermite_pair(r, v, A, h->m[jj], eps2, acc, jerk, snap ? sn : NULL);
         }
         for (int k = 0; k < 3; k++) {
-            V3(h->a1, i)[k] = acc[k];
-            V3(h->j1, i)[k] = jerk[k];
+            V3(h->a1, i)[k] = acc[k] + (h->dset[i] ? V3(h->da, i)[k] : 0.0);
+            V3(h->j1, i)[k] = jerk[k] + (h->dset[i] ? V3(h->dj, i)[k] : 0.0);
             V3(h->s1, i)[k] = sn[k];
         }
+        h->dset[i] = 0;
+    }
+    return GC_OK;
+}
+
+static enum gc_status perturb(struct gc_backend *b, const int64_t *idx, const double *acc,
+                              const double *jerk, size_t count)
+{
+    struct cpu_hermite *h = ((struct cpu_ctx *)b->ctx)->h;
+    for (size_t k = 0; k < count; k++) {
+        const size_t i = (size_t)idx[k];
+        if (idx[k] < 0 || i >= h->n)
+            return GC_ERR_INVALID;
+        memcpy(V3(h->da, i), &acc[3 * k], 3 * sizeof *acc);
+        memcpy(V3(h->dj, i), &jerk[3 * k], 3 * sizeof *jerk);
+        h->dset[i] = 1;
     }
     return GC_OK;
 }
@@ -463,4 +483,5 @@ const struct gc_backend_hermite gc_cpu_hermite_table = {
     .unpack = unpack,
     .state = state,
     .repeat = NULL, /* the integrator loops on the host */
+    .perturb = perturb,
 };

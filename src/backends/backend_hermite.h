@@ -85,6 +85,12 @@ struct gc_backend_hermite {
      * recorded once into a graph with a device-side while loop). NULL = the caller loops. */
     enum gc_status (*repeat)(struct gc_backend *b, enum gc_status (*body)(void *ctx),
                              void *ctx);
+    /* optional (NULL: regularised groups couple as point masses): after select, additive
+     * acceleration and jerk (3 doubles each per body) for the bodies idx[0..count), which the
+     * next force pass adds to what it computes for them and then forgets: the resolved
+     * members of a regularised group in place of its centre-of-mass point. */
+    enum gc_status (*perturb)(struct gc_backend *b, const int64_t *idx, const double *acc,
+                              const double *jerk, size_t count);
 };
 
 /* The backend's Hermite table; NULL when it has no Hermite support. */
@@ -113,6 +119,9 @@ enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
 enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_record *all);
 /* 1 when the backend can give every body's state and take it back (state and unpack). */
 int gc_backend_hermite_has_state(const struct gc_backend *b);
+/* GC_ERR_UNSUPPORTED (not logged) without a perturb slot. */
+enum gc_status gc_backend_hermite_perturb(struct gc_backend *b, const int64_t *idx,
+                                          const double *acc, const double *jerk, size_t count);
 /* 1 when the backend runs the block-step loop itself (a repeat slot). */
 int gc_backend_hermite_has_repeat(const struct gc_backend *b);
 /* Runs body(ctx) while a block is due, on the backend (body's selects must then pass

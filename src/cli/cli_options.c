@@ -36,7 +36,9 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--model", NULL, "NAME", ALL, GC_SEC_INPUT, GC_OPT_CHOICE, OFF(model), 0, 0, GC_MODEL_NAMES,
      0, NULL, "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
      "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
-     "16384 on CUDA) or pythagorean (Burrau's three bodies 3, 4, 5)"},
+     "16384 on CUDA), pythagorean (Burrau's three bodies 3, 4, 5),\n"
+     "pythagorean-binaries (the same, each body a circular binary) or\n"
+     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries)"},
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
@@ -65,6 +67,18 @@ const struct gc_cli_option gc_cli_options[] = {
      "the rest in float, faster) or double throughout; auto (default): mixed\n"
      "for hermite4, double for hermite6 (its criterion needs it); the CPU is\n"
      "double either way"},
+    {"--regularize", NULL, "MODE", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.regularize), 0,
+     0, "auto|off", 0, NULL,
+     "Hermite with --eps 0: auto (default) takes hard binaries and close\n"
+     "few-body encounters out of the block steps and integrates each such group\n"
+     "by algorithmic regularisation (its centre of mass stays a Hermite body);\n"
+     "off leaves them to the block steps, which stop at a step below dt_max/2^40"},
+    {"--ar-tol", NULL, "TOL", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.ar_tol), 1e-15, 1e-4,
+     NULL, 0, NULL, "regularisation: relative tolerance of the extrapolation (default 1e-12)"},
+    {"--ar-radius", NULL, "R", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.ar_radius), 1e-12,
+     1e6, NULL, 0, NULL,
+     "regularisation radius: bodies closer than R form a group (default\n"
+     "2<m>/v^2 with v^2 = |W|/M from the initial bodies)"},
     {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"

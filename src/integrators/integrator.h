@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "force.h"
+#include "hermite_groups.h"
 #include "hermite_timeline.h"
 #include "status.h"
 
@@ -29,6 +30,10 @@ struct gc_integrator_params {
     int precision; /* Hermite force pass on the GPU: GC_PRECISION_AUTO (mixed where the
                     * scheme allows it), _MIXED or _DOUBLE (a backend without a mixed pass is
                     * double anyway) */
+    int regularize;   /* Hermite: 1 = close groups by algorithmic regularisation (eps must be
+                       * 0; hermite_groups.h); 0 = none (default) */
+    double ar_tol;    /* regularisation: extrapolation tolerance; 0 = GC_AR_DEFAULT_TOL */
+    double ar_radius; /* regularisation radius; 0 = derived from the bodies (hermite_groups.h) */
 };
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */
@@ -88,6 +93,15 @@ struct gc_integrator_iface {
      * time t of the scheme's clock, instead of start's fresh derivatives and first steps. */
     enum gc_status (*resume)(struct gc_integrator *in, const struct gc_bodies *bodies,
                              const struct gc_hermite_record *all, double t);
+    /* optional (NULL: the backend's bodies are the physical ones): after a download at time
+     * t of the scheme's clock, the bodies it integrates apart (regularised groups) put in
+     * their slots with their own masses, positions and velocities. */
+    enum gc_status (*physical)(struct gc_integrator *in, double t, struct gc_bodies *dst);
+    /* optional (NULL: none): the regularised groups now (out may be NULL), for reports and
+     * snapshots; returns how many there are. membership (n entries, may be NULL) receives
+     * each body's group or -1. */
+    size_t (*groups)(const struct gc_integrator *in, struct gc_hermite_groups_report *out,
+                     int32_t *membership);
 };
 
 struct gc_integrator {

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hermite_timeline.h"
 #include "integrator.h"
@@ -31,6 +32,7 @@ struct hermite {
     double time;         /* the time the caller last advanced to */
     double start_passes; /* force passes over all bodies during start-up */
     unsigned long done;  /* block steps of the current advance (for the poll) */
+    struct gc_hermite_groups *groups; /* regularised close groups; NULL = none */
 };
 
 static double tick(const struct hermite *h)
@@ -63,7 +65,9 @@ static enum gc_status check(struct gc_integrator *in)
     case GC_HERMITE_ERR_LEVELS:
         gc_log_error("hermite: body %lld needs a step below dt_max / 2^%d at t = %.10g: a "
                      "collision or a close encounter the block steps cannot resolve (give "
-                     "--eps > 0)", (long long)c.error_i, GC_HERMITE_LEVELS, t);
+                     "--eps > 0)%s", (long long)c.error_i, GC_HERMITE_LEVELS, t,
+                     h->groups ? "" : "; a hard binary or a close few-body encounter needs "
+                     "--regularize auto (with --eps 0), which integrates such groups apart");
         break;
     default:
         gc_log_error("hermite: the state of body %lld became infinite or NaN at t = %.10g",
@@ -96,7 +100,11 @@ static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bo
             st = gc_force_hermite_share(f);
         h->start_passes += 1.0;
     }
-    return st != GC_OK ? st : check(in);
+    if (st == GC_OK)
+        st = check(in);
+    if (st == GC_OK && h->groups)
+        st = gc_hermite_groups_start(h->groups, f, &h->cfg, bodies);
+    return st;
 }
 
 /* One block step (Makino & Aarseth 1992; Nitadori & Makino 2008): the bodies with the
@@ -121,13 +129,18 @@ static enum gc_status block_step(void *ctx)
     st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
-    st = gc_backend_hermite_predict(b);
+    if (h->groups)
+        st = gc_hermite_groups_before_force(h->groups, f);
+    if (st == GC_OK)
+        st = gc_backend_hermite_predict(b);
     if (st == GC_OK)
         st = gc_force_hermite(f);
     if (st == GC_OK)
         st = gc_backend_hermite_correct(b);
     if (st == GC_OK)
         st = gc_force_hermite_share(f);
+    if (st == GC_OK && h->groups)
+        st = gc_hermite_groups_block(h->groups, f, &h->cfg);
     return st;
 }
 
@@ -138,11 +151,18 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     struct hermite *h = in->ctx;
     enum gc_status st;
     h->limit = ticks_of(h, t_end);
-    h->on_backend = gc_force_loop_on_backend(in->force);
+    /* the groups are advanced on the host after every block: the loop stays here */
+    h->on_backend = !h->groups && gc_force_loop_on_backend(in->force);
     h->due = 1;
     h->done = 0;
     in->stopped = 0;
-    st = gc_force_repeat(in->force, block_step, in, &h->due);
+    if (h->groups) {
+        do
+            st = block_step(in);
+        while (st == GC_OK && h->due);
+    } else {
+        st = gc_force_repeat(in->force, block_step, in, &h->due);
+    }
     if (st == GC_OK)
         st = check(in);
     if (st == GC_OK && in->stopped) {
@@ -161,6 +181,9 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
 /* The backend's state of every body; its ticks are on this scheme's clock. */
 static enum gc_status save(struct gc_integrator *in, struct gc_hermite_record *all)
 {
+    const struct hermite *h = in->ctx;
+    if (h->groups && gc_hermite_groups_count(h->groups) > 0)
+        return GC_ERR_UNSUPPORTED; /* the groups' internal state is not in the records */
     return gc_backend_hermite_state(in->force->backend, all);
 }
 
@@ -175,6 +198,9 @@ static enum gc_status resume(struct gc_integrator *in, const struct gc_bodies *b
     enum gc_status st = gc_backend_hermite_init(b, &h->cfg, bodies);
     if (st == GC_OK)
         st = gc_backend_hermite_unpack(b, all, bodies->n);
+    /* groups form again from the restored state, at the next blocks that bring bodies close */
+    if (st == GC_OK && h->groups)
+        st = gc_hermite_groups_start(h->groups, in->force, &h->cfg, bodies);
     h->time = t;
     h->start_passes = 0.0;
     return st;
@@ -203,12 +229,45 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
         return;
     out->steps = c.blocks;
     out->body_steps = c.body_steps;
+    if (h->groups) {
+        uint64_t blocks, body_steps;
+        gc_hermite_groups_counted(h->groups, &blocks, &body_steps);
+        out->steps += blocks;
+        out->body_steps += body_steps;
+    }
     out->last_active = c.last_active;
-    out->interactions = ((double)c.body_steps + h->start_passes * n) * n;
+    out->interactions = ((double)out->body_steps + h->start_passes * n) * n;
+}
+
+static enum gc_status physical(struct gc_integrator *in, double t, struct gc_bodies *dst)
+{
+    struct hermite *h = in->ctx;
+    return h->groups ? gc_hermite_groups_physical(h->groups, t, dst) : GC_OK;
+}
+
+static size_t groups(const struct gc_integrator *in, struct gc_hermite_groups_report *out,
+                     int32_t *membership)
+{
+    const struct hermite *h = in->ctx;
+    if (!h->groups) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        for (size_t i = 0; membership && i < in->force->n; i++)
+            membership[i] = -1;
+        return 0;
+    }
+    if (out)
+        gc_hermite_groups_report(h->groups, out);
+    if (membership)
+        gc_hermite_groups_membership(h->groups, membership);
+    return gc_hermite_groups_count(h->groups);
 }
 
 static void destroy(struct gc_integrator *in)
 {
+    struct hermite *h = in->ctx;
+    if (h)
+        gc_hermite_groups_destroy(h->groups);
     free(in->ctx);
     in->ctx = NULL;
 }
@@ -227,6 +286,8 @@ const struct gc_integrator_iface gc_integrator_hermite4 = {
     .destroy = destroy,
     .save = save,
     .resume = resume,
+    .physical = physical,
+    .groups = groups,
 };
 
 const struct gc_integrator_iface gc_integrator_hermite6 = {
@@ -243,6 +304,8 @@ const struct gc_integrator_iface gc_integrator_hermite6 = {
     .destroy = destroy,
     .save = save,
     .resume = resume,
+    .physical = physical,
+    .groups = groups,
 };
 
 enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
@@ -291,6 +354,36 @@ enum gc_status gc_integrator_hermite_create(struct gc_integrator *in, int order)
             return GC_ERR_INVALID;
         }
         h->cfg.fixed_level = (int)floor(k + 0.5);
+    }
+    if (in->p.regularize) {
+        const struct gc_hermite_groups_config gcfg = {in->p.ar_tol, in->p.ar_radius};
+        enum gc_status st;
+        if (in->p.eps != 0.0 || in->p.fixed_dt > 0.0) {
+            gc_log_error("hermite: regularisation needs --eps 0 and individual steps (got "
+                         "eps = %g%s)", in->p.eps, in->p.fixed_dt > 0.0 ? ", a fixed step" : "");
+            free(h);
+            return GC_ERR_INVALID;
+        }
+        if (!(in->p.ar_tol >= 0.0 && in->p.ar_tol < 1e-3) || !(in->p.ar_radius >= 0.0) ||
+            !isfinite(in->p.ar_radius)) {
+            gc_log_error("hermite: --ar-tol %g must be in [0, 1e-3) and --ar-radius %g >= 0",
+                         in->p.ar_tol, in->p.ar_radius);
+            free(h);
+            return GC_ERR_INVALID;
+        }
+        if (!gc_backend_hermite_has_state(in->force->backend)) {
+            /* the groups are found and advanced on the host from every body's state */
+            gc_log_warn("hermite: backend %s cannot hand its state to the host: close groups "
+                        "are not regularised (as with --regularize off)",
+                        gc_backend_name(in->force->backend));
+            in->p.regularize = 0;
+        }
+        st = in->p.regularize ? gc_hermite_groups_create(&gcfg, in->force->n, &h->groups)
+                              : GC_OK;
+        if (st != GC_OK) {
+            free(h);
+            return st;
+        }
     }
     in->ctx = h;
     in->iface = order == 6 ? &gc_integrator_hermite6 : &gc_integrator_hermite4;

@@ -4,6 +4,7 @@
 #define GC_SNAPSHOT_HDF5_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bodies.h"
 #include "hermite_timeline.h"
@@ -48,6 +49,9 @@ struct gc_snapshot_run {
      * positions and velocities). Read: allocated, freed by gc_snapshot_run_free. */
     struct gc_hermite_record *records;
     size_t nrecords;
+    /* Written only: each body's regularised group (-1: none), b->n entries, as the dataset
+     * /Regularisation/Group in body order (ParticleIDs - 1); NULL = no regularisation. */
+    const int32_t *group_of;
 };
 
 void gc_snapshot_run_free(struct gc_snapshot_run *r);

@@ -68,4 +68,8 @@ static inline herr_t rows_io(hid_t d, int write, hid_t mem_type, void *buf, hsiz
     return e;
 }
 
+/* /Regularisation/Group: each body's group (int32, -1: none), n entries in body order;
+ * 1 on success (snapshot_hdf5_groups.c). */
+int gc_hdf5_put_groups(hid_t file, const int32_t *group_of, size_t n);
+
 #endif

@@ -561,7 +561,8 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         if (count[t])
             ok = put_group(file, b, type, t, count[t], &s);
     if (ok && run)
-        ok = put_parameters(file, run, time);
+        ok = put_parameters(file, run, time) &&
+             (!run->group_of || gc_hdf5_put_groups(file, run->group_of, b->n));
     /* The staging buffers hold GC_HDF5_CHUNK rows of 3 doubles (or floats: then the state
      * gets its own buffer). */
     if (ok && run && run->records) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "model_binaries.h"
 #include "model_cluster.h"
 #include "model_galaxy.h"
 #include "units.h"
@@ -19,6 +20,9 @@ static const struct gc_model_info models[] = {
     {"single", GC_UNITS_GALAXY, "leapfrog", GC_DEFAULT_EPS, 8192, 65536, 0, 3},
     {"plummer", GC_UNITS_HENON, "hermite4", 1.0f / 256.0f, 1024, 16384, 0, 2},
     {"pythagorean", GC_UNITS_HENON, "hermite4", 0.0f, 3, 3, 3, 3},
+    /* the regularisation's test cases (model_binaries.h): unsoftened */
+    {"pythagorean-binaries", GC_UNITS_HENON, "hermite4", 0.0f, 6, 6, 6, 6},
+    {"plummer-binaries", GC_UNITS_HENON, "hermite4", 0.0f, 1024, 16384, 0, 4},
 };
 
 const struct gc_model_info *gc_models_find(const char *name)
@@ -40,5 +44,9 @@ enum gc_status gc_models_build(const char *name, size_t n, uint64_t seed, struct
         return gc_model_plummer_build(n, seed, out);
     if (strcmp(name, "pythagorean") == 0)
         return gc_model_pythagorean_build(n, out);
+    if (strcmp(name, "pythagorean-binaries") == 0)
+        return gc_model_pythagorean_binaries_build(n, out);
+    if (strcmp(name, "plummer-binaries") == 0)
+        return gc_model_plummer_binaries_build(n, seed, out);
     return gc_model_galaxy_build(name, n, seed, out);
 }

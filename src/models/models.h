@@ -29,8 +29,8 @@ struct gc_model_info {
     size_t n_min;            /* the fewest bodies it can be built with (one per component) */
 };
 
-/* "mw-m31|single|plummer|pythagorean": the names --model accepts. */
-#define GC_MODEL_NAMES "mw-m31|single|plummer|pythagorean"
+/* The names --model accepts. */
+#define GC_MODEL_NAMES "mw-m31|single|plummer|pythagorean|pythagorean-binaries|plummer-binaries"
 
 /* The model called name, or NULL. */
 const struct gc_model_info *gc_models_find(const char *name);

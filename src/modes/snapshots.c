@@ -79,10 +79,18 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
     }
     st = gc_sim_download(sim, &s->scratch);
     s->run.index = (long long)s->next;
-    if (st == GC_OK && s->run.records)
-        st = gc_sim_save_state(sim, s->run.records);
-    if (st == GC_OK)
-        st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &s->run);
+    {
+        /* with regularised groups: their membership, and no restart state (a group's
+         * internal motion is not in the Hermite records) */
+        struct gc_snapshot_run run = s->run;
+        run.group_of = gc_sim_membership(sim);
+        if (gc_sim_groups(sim, NULL, NULL) > 0)
+            run.records = NULL;
+        if (st == GC_OK && run.records)
+            st = gc_sim_save_state(sim, run.records);
+        if (st == GC_OK)
+            st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &run);
+    }
     s->write_s += now_s() - t0;
     if (st != GC_OK)
         return st;

@@ -47,6 +47,20 @@ static void print_row(const struct gc_options *o, const struct gc_sim *s,
            norm3(d->angular_momentum), norm3(d->com_vel), wall, st.interactions);
 }
 
+/* Under a row, with regularisation on: the groups and the hardest binary. */
+static void print_groups(const struct gc_sim *s)
+{
+    struct gc_hermite_groups_report r;
+    const size_t n = gc_sim_groups(s, &r, NULL);
+    if (!(r.radius > 0.0))
+        return;
+    printf("#   groups %zu (%zu bodies), formed %llu, dissolved %llu", n, r.members,
+           (unsigned long long)r.formed, (unsigned long long)r.dissolved);
+    if (r.have_binary)
+        printf("; hardest binary a %.6e e %.8f", r.a, r.e);
+    printf("\n");
+}
+
 static void print_header(const struct gc_options *o, const struct gc_sim *s,
                          const struct gc_bodies *initial, const struct gc_diagnostics *d,
                          double t_end)
@@ -230,6 +244,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
             goto out;
         }
         print_row(o, &sim, &d, e0, elapsed);
+        print_groups(&sim);
         fflush(stdout);
     }
     gc_progress_end(&prog.line);

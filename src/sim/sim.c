@@ -66,6 +66,12 @@ static struct gc_integrator_params integrator_params(const struct gc_sim_params 
     ip.precision = !p->precision || strcmp(p->precision, "auto") == 0 ? GC_PRECISION_AUTO
                    : strcmp(p->precision, "double") == 0       ? GC_PRECISION_DOUBLE
                                                                : GC_PRECISION_MIXED;
+    /* "auto": close groups are regularised where nothing else would resolve them (no
+     * softening) and the steps are the scheme's own */
+    ip.regularize = (!p->regularize || strcmp(p->regularize, "auto") == 0) && p->eps == 0.0f &&
+                    p->fixed_dt == 0.0;
+    ip.ar_tol = p->ar_tol;
+    ip.ar_radius = p->ar_radius;
     return ip;
 }
 
@@ -221,6 +227,8 @@ static void free_local(struct gc_sim *s)
     s->integrator = NULL;
     gc_force_free(&s->force);
     gc_bodies_free(&s->view);
+    free(s->membership);
+    s->membership = NULL;
     s->live = 0;
 }
 
@@ -362,6 +370,8 @@ static enum gc_status download(struct gc_sim *s, struct gc_bodies *dst)
         st = gc_bodies_alloc_f64(dst);
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
+    if (st == GC_OK && s->integrator->iface->physical)
+        st = s->integrator->iface->physical(s->integrator, s->time - s->t0, dst);
     return st != GC_OK ? st : gather(s, dst);
 }
 
@@ -428,6 +438,32 @@ void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out)
 const struct gc_sim_params *gc_sim_params(const struct gc_sim *s)
 {
     return &s->p;
+}
+
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+                     int32_t *membership)
+{
+    const struct gc_integrator *in = s->integrator;
+    if (!in || !in->iface->groups) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        for (size_t i = 0; membership && i < s->force.n; i++)
+            membership[i] = -1;
+        return 0;
+    }
+    return in->iface->groups(in, out, membership);
+}
+
+const int32_t *gc_sim_membership(struct gc_sim *s)
+{
+    struct gc_hermite_groups_report r;
+    gc_sim_groups(s, &r, NULL);
+    if (!(r.radius > 0.0))
+        return NULL;
+    if (!s->membership && !(s->membership = malloc(s->n * sizeof *s->membership)))
+        return NULL;
+    gc_sim_groups(s, NULL, s->membership);
+    return s->membership;
 }
 
 const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s)

@@ -45,6 +45,10 @@ struct gc_sim_params {
                             * too: mixed for hermite4, double for hermite6), "mixed" or
                             * "double" (GC_HERMITE_PRECISION_NAMES) */
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
+    const char *regularize; /* Hermite close groups: "auto" (default, NULL too: on when eps
+                             * is 0 and the steps are individual) or "off" */
+    double ar_tol;    /* regularisation tolerance; 0 = GC_AR_DEFAULT_TOL */
+    double ar_radius; /* regularisation radius; 0 = derived from the bodies */
 };
 
 /* Where a run continues from (a snapshot): its time, and the integrator state it recorded
@@ -81,6 +85,7 @@ struct gc_sim {
      * of the current advance are done (one process only); gc_sim_on_step sets it */
     void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
     void *on_step_ctx;
+    int32_t *membership;           /* n: gc_sim_membership's answer; NULL until asked */
 };
 
 /* Fills params with the defaults above. */
@@ -164,6 +169,14 @@ const struct gc_sim_params *gc_sim_params(const struct gc_sim *s);
 /* The running scheme's table: name, capabilities (gc_integrator_has), step noun, flops per
  * interaction. */
 const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
+/* The regularised close groups now: how many (0 when the scheme has none), their report
+ * figures into out and each body's group (-1: none) into membership (n entries); both may
+ * be NULL. */
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+                     int32_t *membership);
+/* Each body's group now (n entries, owned by the simulation, valid to the next call), or
+ * NULL when the run regularises nothing (then snapshots carry no membership). */
+const int32_t *gc_sim_membership(struct gc_sim *s);
 /* The scheme's settings with its defaults filled in (Hermite: eta, dt_max). */
 const struct gc_integrator_params *gc_sim_scheme_params(const struct gc_sim *s);
 /* The force method chosen for this run. */

@@ -20,6 +20,8 @@ struct command {
                           * then rebuilds it like every rank: gc_sim_init_at) */
     int32_t restart;     /* INIT: 1 when the run continues from a snapshot */
     char precision[8];   /* INIT: params.precision ("" = default) */
+    char regularize[8];  /* INIT: params.regularize ("" = default) */
+    double ar_tol, ar_radius; /* INIT: the regularisation's settings */
     char integrator[24]; /* INIT: scheme name */
     char force[24];      /* INIT: the force method rank 0 chose (never "auto": every rank
                           * uses the same one, whatever its own backend would pick) */
@@ -59,6 +61,10 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
         snprintf(cmd.force, sizeof cmd.force, "%s", s->p.force);
         snprintf(cmd.precision, sizeof cmd.precision, "%s",
                  s->p.precision ? s->p.precision : "");
+        snprintf(cmd.regularize, sizeof cmd.regularize, "%s",
+                 s->p.regularize ? s->p.regularize : "");
+        cmd.ar_tol = s->p.ar_tol;
+        cmd.ar_radius = s->p.ar_radius;
     }
     st = gc_comm_bcast(s->comm, &cmd, sizeof cmd, 0);
     if (st == GC_OK && (op == GC_SIM_OP_INIT || op == GC_SIM_OP_RESET)) {
@@ -104,6 +110,7 @@ struct follower {
     char integrator[24];  /* the scheme's name, which sim.p.integrator points to */
     char force[24];       /* the force method's name, which sim.p.force points to */
     char precision[8];    /* the Hermite force arithmetic's name ("" = default) */
+    char regularize[8];   /* the close groups' setting ("" = default) */
     struct gc_sim_restart restart; /* rank 0's restart time (no records), which sim points to */
 };
 
@@ -137,6 +144,11 @@ static enum gc_status follow_init(struct follower *fl, struct gc_backend *backen
     memcpy(fl->precision, cmd->precision, sizeof fl->precision);
     fl->precision[sizeof fl->precision - 1] = '\0';
     p.precision = fl->precision[0] ? fl->precision : NULL;
+    memcpy(fl->regularize, cmd->regularize, sizeof fl->regularize);
+    fl->regularize[sizeof fl->regularize - 1] = '\0';
+    p.regularize = fl->regularize[0] ? fl->regularize : NULL;
+    p.ar_tol = cmd->ar_tol;
+    p.ar_radius = cmd->ar_radius;
     p.theta = (float)cmd->theta;
     p.profile = cmd->profile;
     memset(&fl->restart, 0, sizeof fl->restart);

@@ -1,0 +1,598 @@
+/* Close groups of a Hermite run: found, advanced by algorithmic regularisation under the tide of nearby bodies, split, and shown as physical bodies. */
+/* SPDX-License-Identifier: MIT */
+#include "hermite_groups.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hermite_formulas.h"
+#include "hermite_groups_impl.h"
+#include "log.h"
+
+enum gc_status gc_hermite_groups_create(const struct gc_hermite_groups_config *cfg, size_t n,
+                                        struct gc_hermite_groups **out)
+{
+    struct gc_hermite_groups *g = calloc(1, sizeof *g);
+    *out = NULL;
+    if (!g)
+        return GC_ERR_NOMEM;
+    g->cfg = *cfg;
+    g->n = n;
+    g->group_of = malloc(n * sizeof *g->group_of);
+    g->m = calloc(n, sizeof *g->m);
+    g->hm = calloc(n, sizeof *g->hm);
+    g->rec = calloc(n, sizeof *g->rec);
+    g->fresh = calloc(n, 1);
+    g->units = calloc(n, sizeof *g->units);
+    g->parent = calloc(n, sizeof *g->parent);
+    if (!g->group_of || !g->m || !g->hm || !g->rec || !g->fresh || !g->units || !g->parent ||
+        gc_bodies_alloc(&g->init, n) != GC_OK || gc_bodies_alloc_f64(&g->init) != GC_OK) {
+        gc_hermite_groups_destroy(g);
+        gc_log_error("regularisation: out of memory for %zu bodies", n);
+        return GC_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        g->group_of[i] = -1;
+    *out = g;
+    return GC_OK;
+}
+
+void gc_hermite_groups_destroy(struct gc_hermite_groups *g)
+{
+    if (!g)
+        return;
+    for (size_t k = 0; k < g->ngroups; k++) {
+        free(g->groups[k].slot);
+        gc_ar_destroy(g->groups[k].ar);
+    }
+    free(g->groups);
+    free(g->group_of);
+    free(g->m);
+    free(g->hm);
+    free(g->rec);
+    free(g->fresh);
+    free(g->units);
+    free(g->parent);
+    gc_bodies_free(&g->init);
+    free(g);
+}
+
+void gc_hermite_groups_predict(const struct gc_hermite_groups *g, int i, double t, double x[3],
+                               double v[3], double a[3])
+{
+    const struct gc_hermite_record *r = &g->rec[i];
+    gc_hermite_predict(g->order, t - (double)r->t * g->tick, r->x, r->v, r->a, r->j, r->s, r->c,
+                       x, v, a);
+}
+
+/* The centre's Hermite state at the group's time plus the internal motion. */
+void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct group *gr,
+                               double *x, double *v)
+{
+    double cx[3], cv[3];
+    gc_hermite_groups_predict(g, gr->cm, gc_ar_time(gr->ar), cx, cv, NULL);
+    gc_ar_state(gr->ar, x, v);
+    for (int q = 0; q < gr->k; q++)
+        for (int d = 0; d < 3; d++) {
+            x[3 * q + d] += cx[d];
+            v[3 * q + d] += cv[d];
+        }
+}
+
+/* ---- the tide on a group ---- */
+
+struct tide {
+    const struct gc_hermite_groups *g;
+    const struct group *gr;
+    int *near;   /* perturbing slots */
+    size_t nnear;
+};
+
+/* The acceleration of the bodies near the group on each member (ar_chain removes its mean,
+ * which the centre of mass gets from the Hermite force). */
+static void tide_accel(void *ctx, double t, size_t n, const double *q, double *acc)
+{
+    const struct tide *td = ctx;
+    double cx[3], cv[3];
+    gc_hermite_groups_predict(td->g, td->gr->cm, t, cx, cv, NULL);
+    for (size_t p = 0; p < td->nnear; p++) {
+        const int s = td->near[p];
+        double xp[3], vp[3];
+        gc_hermite_groups_predict(td->g, s, t, xp, vp, NULL);
+        for (size_t i = 0; i < n; i++) {
+            double r[3], r2, f;
+            for (int d = 0; d < 3; d++)
+                r[d] = xp[d] - cx[d] - q[3 * i + d];
+            r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+            f = td->g->hm[s] / (r2 * sqrt(r2));
+            for (int d = 0; d < 3; d++)
+                acc[3 * i + d] += f * r[d];
+        }
+    }
+}
+
+enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
+                                         const struct group *gr, double t)
+{
+    struct tide td = {g, gr, NULL, 0};
+    struct gc_ar_perturb p = {tide_accel, &td};
+    enum gc_status st;
+    if (t <= gc_ar_time(gr->ar))
+        return GC_OK;
+    td.near = malloc(g->n * sizeof *td.near);
+    if (!td.near)
+        return GC_ERR_NOMEM;
+    for (size_t s = 0; s < g->n; s++)
+        if ((int)s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, (int)s))
+            td.near[td.nnear++] = (int)s;
+    st = gc_ar_advance(gr->ar, t, td.nnear ? &p : NULL);
+    free(td.near);
+    return st;
+}
+
+/* ---- forming and splitting ---- */
+
+static struct group *new_group(struct gc_hermite_groups *g)
+{
+    for (size_t k = 0; k < g->ngroups; k++)
+        if (!g->groups[k].alive)
+            return &g->groups[k];
+    if (g->ngroups == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        struct group *p = realloc(g->groups, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        g->groups = p;
+        g->cap = cap;
+    }
+    memset(&g->groups[g->ngroups], 0, sizeof *g->groups);
+    return &g->groups[g->ngroups++];
+}
+
+static void park(struct gc_hermite_groups *g, int s)
+{
+    struct gc_hermite_record *r = &g->rec[s];
+    memset(r, 0, sizeof *r);
+    r->i = s;
+    r->t = GHOST_TICK;
+    r->x[0] = GHOST_X;
+    g->hm[s] = 0.0;
+}
+
+/* A body of its own again (or newly centred): state at tick t, derivatives to compute. */
+static void set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
+                     const double v[3], double mass)
+{
+    struct gc_hermite_record *r = &g->rec[s];
+    memset(r, 0, sizeof *r);
+    r->i = s;
+    r->t = t;
+    memcpy(r->x, x, sizeof r->x);
+    memcpy(r->v, v, sizeof r->v);
+    g->hm[s] = mass;
+    g->fresh[s] = 1;
+}
+
+static int by_slot(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* A group of the k bodies in slots sl (states x, v at tick t). */
+static enum gc_status form(struct gc_hermite_groups *g, int k, int *sl, const double *x,
+                           const double *v, int64_t t)
+{
+    struct group *gr = new_group(g);
+    double mm[GC_AR_MAX_BODIES], cx[3] = {0, 0, 0}, cv[3] = {0, 0, 0}, mt = 0.0;
+    enum gc_status st;
+    if (!gr || !(gr->slot = malloc((size_t)k * sizeof *gr->slot)))
+        return GC_ERR_NOMEM;
+    for (int q = 0; q < k; q++) {
+        mm[q] = g->m[sl[q]];
+        mt += mm[q];
+        for (int d = 0; d < 3; d++) {
+            cx[d] += mm[q] * x[3 * q + d];
+            cv[d] += mm[q] * v[3 * q + d];
+        }
+    }
+    st = gc_ar_create((size_t)k, mm, x, v, (double)t * g->tick, g->cfg.tol, &gr->ar);
+    if (st != GC_OK) {
+        free(gr->slot);
+        gr->slot = NULL;
+        return st;
+    }
+    memcpy(gr->slot, sl, (size_t)k * sizeof *sl);
+    gr->k = k;
+    gr->cm = sl[0];
+    gr->alive = 1;
+    for (int d = 0; d < 3; d++) {
+        cx[d] /= mt;
+        cv[d] /= mt;
+    }
+    for (int q = 0; q < k; q++) {
+        g->group_of[sl[q]] = (int)(gr - g->groups);
+        park(g, sl[q]);
+    }
+    set_body(g, gr->cm, t, cx, cv, mt);
+    gc_hermite_groups_update_reach(g, gr);
+    g->formed++;
+    return GC_OK;
+}
+
+static void drop(struct gc_hermite_groups *g, struct group *gr)
+{
+    for (int q = 0; q < gr->k; q++)
+        g->group_of[gr->slot[q]] = -1;
+    free(gr->slot);
+    gc_ar_destroy(gr->ar);
+    memset(gr, 0, sizeof *gr);
+    g->dissolved++;
+}
+
+static int root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Each part's mean square radius about its centre (ps, at roots of par), at least what
+ * its orbit reaches: a bound part's members swing out to about twice a = sum m_i m_j /
+ * 2|E| (a binary's apocentre for e near 1), whatever their phase now. */
+static void part_sizes(const struct gc_hermite_groups *g, const struct group *gr, int k,
+                       int *par, const double *x, const double *v, const double *pm,
+                       double (*pc)[3], double *ps)
+{
+    double pv[GC_AR_MAX_BODIES][3], en[GC_AR_MAX_BODIES], mm[GC_AR_MAX_BODIES];
+    memset(pv, 0, sizeof pv);
+    memset(en, 0, sizeof en);
+    memset(mm, 0, sizeof mm);
+    for (int a = 0; a < k; a++)
+        for (int d = 0; d < 3; d++)
+            pv[root(par, a)][d] += g->m[gr->slot[a]] * v[3 * a + d] / pm[root(par, a)];
+    for (int a = 0; a < k; a++) {
+        const int r = root(par, a);
+        const double ma = g->m[gr->slot[a]];
+        for (int d = 0; d < 3; d++) {
+            ps[r] += ma * (x[3 * a + d] - pc[r][d]) * (x[3 * a + d] - pc[r][d]) / pm[r];
+            en[r] += 0.5 * ma * (v[3 * a + d] - pv[r][d]) * (v[3 * a + d] - pv[r][d]);
+        }
+        for (int b = a + 1; b < k; b++) {
+            double d2 = 0.0;
+            if (root(par, b) != r)
+                continue;
+            for (int d = 0; d < 3; d++)
+                d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
+            en[r] -= ma * g->m[gr->slot[b]] / sqrt(d2);
+            mm[r] += ma * g->m[gr->slot[b]];
+        }
+    }
+    for (int r = 0; r < k; r++)
+        if (root(par, r) == r && en[r] < 0.0) {
+            const double a = mm[r] / (2.0 * -en[r]);
+            ps[r] = fmax(ps[r], 4.0 * a * a * mm[r] / (pm[r] * pm[r]));
+        }
+}
+
+/* Parts of a group by friends of friends at twice the radius; it splits when there are
+ * several and their quadrupole coupling is small (see GC_GROUP_SPLIT_GAMMA). */
+static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr, int64_t t)
+{
+    const int k = gr->k;
+    const double link = 2.0 * g->radius;
+    double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES], wq = 0.0;
+    double pm[GC_AR_MAX_BODIES], pc[GC_AR_MAX_BODIES][3], ps[GC_AR_MAX_BODIES];
+    int par[GC_AR_MAX_BODIES], roots = 0, sl[GC_AR_MAX_BODIES];
+    enum gc_status st = GC_OK;
+    gc_hermite_groups_members(g, gr, x, v);
+    for (int a = 0; a < k; a++)
+        par[a] = a;
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            double d2 = 0.0;
+            for (int d = 0; d < 3; d++)
+                d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
+            if (d2 < link * link)
+                par[root(par, a)] = root(par, b);
+        }
+    memset(pm, 0, sizeof pm);
+    memset(pc, 0, sizeof pc);
+    memset(ps, 0, sizeof ps);
+    for (int a = 0; a < k; a++) {
+        const int r = root(par, a);
+        roots += r == a;
+        pm[r] += g->m[gr->slot[a]];
+        for (int d = 0; d < 3; d++)
+            pc[r][d] += g->m[gr->slot[a]] * x[3 * a + d];
+    }
+    if (roots < 2)
+        return GC_OK;
+    for (int a = 0; a < k; a++)
+        if (root(par, a) == a)
+            for (int d = 0; d < 3; d++)
+                pc[a][d] /= pm[a];
+    part_sizes(g, gr, k, par, x, v, pm, pc, ps);
+    /* quadrupole energy of each two parts: m_A m_B (s_A^2 + s_B^2) / d^3 */
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            double d2 = 0.0, d;
+            if (root(par, a) != a || root(par, b) != b)
+                continue;
+            for (int c = 0; c < 3; c++)
+                d2 += (pc[a][c] - pc[b][c]) * (pc[a][c] - pc[b][c]);
+            d = sqrt(d2);
+            wq += pm[a] * pm[b] * (ps[a] + ps[b]) / (d2 * d);
+        }
+    if (wq > GC_GROUP_SPLIT_GAMMA * fabs(gc_ar_energy(gr->ar)))
+        return GC_OK;
+    {
+        struct group old = *gr;
+        int slots[GC_AR_MAX_BODIES];
+        memcpy(slots, old.slot, (size_t)k * sizeof *slots);
+        gc_ar_destroy(old.ar);
+        free(old.slot);
+        memset(gr, 0, sizeof *gr);
+        g->dissolved++;
+        for (int q = 0; q < k; q++)
+            g->group_of[slots[q]] = -1;
+        for (int r = 0; r < k && st == GC_OK; r++) {
+            double px[3 * GC_AR_MAX_BODIES], pv[3 * GC_AR_MAX_BODIES];
+            int np = 0;
+            if (root(par, r) != r)
+                continue;
+            for (int a = 0; a < k; a++)
+                if (root(par, a) == r) {
+                    sl[np] = slots[a];
+                    memcpy(&px[3 * np], &x[3 * a], 3 * sizeof *px);
+                    memcpy(&pv[3 * np], &v[3 * a], 3 * sizeof *pv);
+                    np++;
+                }
+            if (np == 1)
+                set_body(g, sl[0], t, px, pv, g->m[sl[0]]);
+            else
+                st = form(g, np, sl, px, pv, t);
+        }
+    }
+    return st;
+}
+
+/* Acceleration, jerk and snap of the fresh slots at tick t against every massive slot
+ * predicted there (two passes: the snap needs the sources' accelerations), and a first
+ * step from them (the start-up criterion), on a level whose steps t is a multiple of. */
+static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
+{
+    const double tt = (double)t * g->tick;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < g->n; i++) {
+            struct gc_hermite_record *r = &g->rec[i];
+            double acc[3] = {0, 0, 0}, jerk[3] = {0, 0, 0}, snap[3] = {0, 0, 0};
+            if (!g->fresh[i])
+                continue;
+            for (size_t s = 0; s < g->n; s++) {
+                double xs[3], vs[3], as[3], dx[3], dv[3], da[3];
+                if (s == i || !(g->hm[s] > 0.0))
+                    continue;
+                gc_hermite_groups_predict(g, (int)s, tt, xs, vs, as);
+                for (int d = 0; d < 3; d++) {
+                    dx[d] = xs[d] - r->x[d];
+                    dv[d] = vs[d] - r->v[d];
+                    da[d] = as[d] - r->a[d];
+                }
+                gc_hermite_pair(dx, dv, da, g->hm[s], g->eps2, acc, jerk, pass ? snap : NULL);
+            }
+            memcpy(r->a, acc, sizeof acc);
+            memcpy(r->j, jerk, sizeof jerk);
+            memcpy(r->s, snap, sizeof snap);
+            memset(r->c, 0, sizeof r->c);
+        }
+    for (size_t i = 0; i < g->n; i++) {
+        struct gc_hermite_record *r = &g->rec[i];
+        int lv;
+        if (!g->fresh[i])
+            continue;
+        g->fresh[i] = 0;
+        lv = gc_hermite_new_level(-1, gc_hermite_criterion_start(g->eta_start, r->a, r->j, r->s),
+                                  0, g->dt_max);
+        while (lv >= 0 && lv < GC_HERMITE_LEVELS - 1 && t % GC_HERMITE_TICKS(lv) != 0)
+            lv++;
+        if (lv < 0 || t % GC_HERMITE_TICKS(lv) != 0) {
+            gc_log_error("regularisation: body %zu needs a step below dt_max / 2^%d at "
+                         "t = %.10g even as a group's centre (give a larger --ar-radius)", i,
+                         GC_HERMITE_LEVELS, tt);
+            return GC_ERR_INVALID;
+        }
+        r->level = lv;
+    }
+    return GC_OK;
+}
+
+/* The backend's state made anew with the new masses, then every slot's record: the
+ * backend has no slot for a mass change, and groups change seldom. */
+static enum gc_status rebuild(struct gc_hermite_groups *g, struct gc_force *f,
+                              const struct gc_hermite_config *cfg)
+{
+    struct gc_hermite_counters c;
+    enum gc_status st = gc_backend_hermite_counters(f->backend, &c);
+    if (st != GC_OK)
+        return st;
+    g->blocks += c.blocks;
+    g->body_steps += c.body_steps;
+    for (size_t i = 0; i < g->n; i++) {
+        memcpy(&g->init.pos64[3 * i], g->rec[i].x, 3 * sizeof(double));
+        memcpy(&g->init.vel64[3 * i], g->rec[i].v, 3 * sizeof(double));
+        g->init.mass64[i] = g->hm[i];
+    }
+    gc_bodies_sync_f32(&g->init);
+    st = gc_backend_hermite_init(f->backend, cfg, &g->init);
+    return st != GC_OK ? st : gc_backend_hermite_unpack(f->backend, g->rec, g->n);
+}
+
+/* Bodies of the block (tick t) closer than the radius, joined transitively, become one
+ * group with the members of any group among them. */
+static enum gc_status merge(struct gc_hermite_groups *g, int64_t t, int *changed)
+{
+    const double r2max = g->radius * g->radius;
+    size_t nu = 0;
+    enum gc_status st = GC_OK;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->rec[i].t == t && g->hm[i] > 0.0) {
+            g->parent[nu] = (int)nu;
+            g->units[nu++] = (int)i;
+        }
+    for (size_t a = 0; a < nu; a++)
+        for (size_t b = a + 1; b < nu; b++) {
+            const double *xa = g->rec[g->units[a]].x, *xb = g->rec[g->units[b]].x;
+            const double d2 = (xa[0] - xb[0]) * (xa[0] - xb[0]) +
+                              (xa[1] - xb[1]) * (xa[1] - xb[1]) + (xa[2] - xb[2]) * (xa[2] - xb[2]);
+            const int ga = g->group_of[g->units[a]], gb = g->group_of[g->units[b]];
+            const double dm = ga >= 0 && gb >= 0
+                                  ? fmin(GC_GROUP_MERGE_SIZES *
+                                             (g->groups[ga].size + g->groups[gb].size),
+                                         GC_GROUP_MERGE_RADII * g->radius)
+                                  : 0.0;
+            if (d2 < r2max || d2 < dm * dm)
+                g->parent[root(g->parent, (int)a)] = root(g->parent, (int)b);
+        }
+    for (size_t a = 0; a < nu && st == GC_OK; a++) {
+        int sl[GC_AR_MAX_BODIES], k = 0, units = 0, fits = 1;
+        double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES];
+        if (root(g->parent, (int)a) != (int)a)
+            continue;
+        for (size_t b = 0; b < nu; b++) {
+            const int u = g->units[b], grp = g->group_of[u];
+            if (root(g->parent, (int)b) != (int)a)
+                continue;
+            units++;
+            fits &= k + (grp >= 0 ? g->groups[grp].k : 1) <= GC_AR_MAX_BODIES;
+            if (!fits)
+                break;
+            if (grp >= 0) {
+                const struct group *gr = &g->groups[grp];
+                gc_hermite_groups_members(g, gr, &x[3 * k], &v[3 * k]);
+                memcpy(&sl[k], gr->slot, (size_t)gr->k * sizeof *sl);
+                k += gr->k;
+            } else {
+                memcpy(&x[3 * k], g->rec[u].x, 3 * sizeof *x);
+                memcpy(&v[3 * k], g->rec[u].v, 3 * sizeof *v);
+                sl[k++] = u;
+            }
+        }
+        if (units < 2 || !fits)
+            continue;
+        for (size_t b = 0; b < nu; b++) {
+            const int grp = g->group_of[g->units[b]];
+            if (root(g->parent, (int)b) == (int)a && grp >= 0)
+                drop(g, &g->groups[grp]);
+        }
+        {
+            /* members in slot order: the same group, whatever order they were found in */
+            int idx[GC_AR_MAX_BODIES], s2[GC_AR_MAX_BODIES];
+            double x2[3 * GC_AR_MAX_BODIES], v2[3 * GC_AR_MAX_BODIES];
+            for (int q = 0; q < k; q++)
+                idx[q] = sl[q] * GC_AR_MAX_BODIES + q;
+            qsort(idx, (size_t)k, sizeof *idx, by_slot);
+            for (int q = 0; q < k; q++) {
+                const int o = idx[q] % GC_AR_MAX_BODIES;
+                s2[q] = sl[o];
+                memcpy(&x2[3 * q], &x[3 * o], 3 * sizeof *x2);
+                memcpy(&v2[3 * q], &v[3 * o], 3 * sizeof *v2);
+            }
+            st = form(g, k, s2, x2, v2, t);
+        }
+        *changed = 1;
+    }
+    return st;
+}
+
+/* Splits, merges and the rebuild at tick t, after the groups due then were advanced. */
+static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
+                              const struct gc_hermite_config *cfg, int64_t t)
+{
+    enum gc_status st = GC_OK;
+    int changed = 0;
+    for (size_t k = 0; k < g->ngroups && st == GC_OK; k++) {
+        struct group *gr = &g->groups[k];
+        const uint64_t before = g->dissolved;
+        if (gr->alive && g->rec[gr->cm].t == t)
+            st = maybe_split(g, gr, t);
+        changed |= g->dissolved != before;
+    }
+    if (st == GC_OK)
+        st = merge(g, t, &changed);
+    if (st == GC_OK && changed)
+        st = fresh_derivatives(g, t);
+    if (st == GC_OK && changed)
+        st = rebuild(g, f, cfg);
+    return st;
+}
+
+enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
+                                       const struct gc_hermite_config *cfg)
+{
+    struct gc_hermite_counters c;
+    enum gc_status st = gc_backend_hermite_counters(f->backend, &c);
+    long nact = 0;
+    int *act = (int *)g->parent; /* the due groups (merge() reuses it afterwards) */
+    int failed = 0;
+    if (st == GC_OK)
+        st = gc_backend_hermite_state(f->backend, g->rec);
+    if (st != GC_OK || c.error)
+        return st;
+    for (size_t k = 0; k < g->ngroups; k++)
+        if (g->groups[k].alive && g->rec[g->groups[k].cm].t == c.t_last)
+            act[nact++] = (int)k;
+    /* one group per thread: each writes only its own group, so results do not depend on
+     * the threads */
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nact > 1)
+    for (long q = 0; q < nact; q++)
+        failed |= gc_hermite_groups_advance(g, &g->groups[act[q]], (double)c.t_last * g->tick) != GC_OK;
+    if (failed)
+        return GC_ERR_INVALID;
+    for (long q = 0; q < nact; q++)
+        gc_hermite_groups_update_reach(g, &g->groups[act[q]]);
+    return regroup(g, f, cfg, c.t_last);
+}
+
+enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_force *f,
+                                       const struct gc_hermite_config *cfg,
+                                       const struct gc_bodies *bodies)
+{
+    enum gc_status st;
+    g->order = cfg->order;
+    g->eps2 = cfg->eps2;
+    g->dt_max = cfg->dt_max;
+    g->tick = ldexp(cfg->dt_max, -GC_HERMITE_LEVELS);
+    g->eta_start = cfg->eta_start;
+    for (size_t i = 0; i < g->n; i++)
+        g->hm[i] = g->m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
+    st = gc_backend_hermite_state(f->backend, g->rec);
+    if (st != GC_OK)
+        return st;
+    g->radius = g->cfg.radius;
+    if (!(g->radius > 0.0)) {
+        /* 2 <m> / v^2, v^2 = |W| / M: W in double over all pairs (collisional runs are small) */
+        const long n = (long)g->n;
+        double w = 0.0, mt = 0.0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : w)
+        for (long i = 0; i < n; i++)
+            for (long j = i + 1; j < n; j++) {
+                double d2 = 0.0;
+                for (int d = 0; d < 3; d++) {
+                    const double dx = g->rec[j].x[d] - g->rec[i].x[d];
+                    d2 += dx * dx;
+                }
+                w += g->m[i] * g->m[j] / sqrt(d2);
+            }
+        for (size_t i = 0; i < g->n; i++)
+            mt += g->m[i];
+        g->radius = 2.0 * mt * mt / ((double)g->n * w);
+    }
+    if (!(g->radius > 0.0) || !isfinite(g->radius)) {
+        gc_log_error("regularisation: no regularisation radius for these bodies (give "
+                     "--ar-radius)");
+        return GC_ERR_INVALID;
+    }
+    return regroup(g, f, cfg, 0);
+}

@@ -1,0 +1,169 @@
+/* The two-way coupling of regularised groups and the bodies near them: exact member forces in place of the centre-of-mass point, added to the block's force pass. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "hermite_formulas.h"
+#include "hermite_groups_impl.h"
+
+int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group *gr, int s)
+{
+    double d2 = 0.0;
+    for (int d = 0; d < 3; d++)
+        d2 += (g->rec[s].x[d] - g->rec[gr->cm].x[d]) * (g->rec[s].x[d] - g->rec[gr->cm].x[d]);
+    return d2 < gr->reach * gr->reach;
+}
+
+void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr)
+{
+    double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES], size = 0.0, mm = 0.0;
+    const double *m = gc_ar_masses(gr->ar), e = gc_ar_energy(gr->ar);
+    gc_ar_state(gr->ar, x, v);
+    for (int q = 0; q < gr->k; q++) {
+        size = fmax(size, sqrt(x[3 * q] * x[3 * q] + x[3 * q + 1] * x[3 * q + 1] +
+                               x[3 * q + 2] * x[3 * q + 2]));
+        for (int r = q + 1; r < gr->k; r++)
+            mm += m[q] * m[r];
+    }
+    if (e < 0.0)
+        size = fmax(size, mm / -e); /* twice the a of a bound group: its apocentre */
+    gr->size = size;
+    gr->reach = fmax(GC_GROUP_PERTURBER_RADII * g->radius,
+                     size * cbrt(1.0 / GC_GROUP_TIDE_GAMMA));
+}
+
+/* A slot as point masses: a group's members (at the group's time) or the body itself. */
+struct side {
+    int k;
+    double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES], m[GC_AR_MAX_BODIES];
+    double cx[3], cv[3], mt; /* the slot's Hermite prediction and mass */
+};
+
+static void side_of(const struct gc_hermite_groups *g, int s, double tt, struct side *o)
+{
+    const int grp = g->group_of[s];
+    gc_hermite_groups_predict(g, s, tt, o->cx, o->cv, NULL);
+    o->mt = g->hm[s];
+    if (grp >= 0 && g->groups[grp].cm == s) {
+        const struct group *gr = &g->groups[grp];
+        o->k = gr->k;
+        gc_hermite_groups_members(g, gr, o->x, o->v);
+        for (int q = 0; q < gr->k; q++)
+            o->m[q] = gc_ar_masses(gr->ar)[q];
+    } else {
+        o->k = 1;
+        for (int d = 0; d < 3; d++) {
+            o->x[d] = o->cx[d];
+            o->v[d] = o->cv[d];
+        }
+        o->m[0] = o->mt;
+    }
+}
+
+/* The mean over P's members (mass-weighted) of the acceleration and jerk from S's members,
+ * less the same between the two points: what resolving both adds to P's Hermite force. */
+static void correction(const struct side *P, const struct side *S, double acc[3], double jerk[3])
+{
+    double r[3], u[3];
+    for (int a = 0; a < P->k; a++)
+        for (int b = 0; b < S->k; b++) {
+            for (int d = 0; d < 3; d++) {
+                r[d] = S->x[3 * b + d] - P->x[3 * a + d];
+                u[d] = S->v[3 * b + d] - P->v[3 * a + d];
+            }
+            gc_hermite_pair(r, u, NULL, S->m[b] * P->m[a] / P->mt, 0.0, acc, jerk, NULL);
+        }
+    for (int d = 0; d < 3; d++) {
+        r[d] = S->cx[d] - P->cx[d];
+        u[d] = S->cv[d] - P->cv[d];
+    }
+    gc_hermite_pair(r, u, NULL, -S->mt, 0.0, acc, jerk, NULL);
+}
+
+/* Slots a and b are coupled exactly when either is a group's centre with the other within
+ * its reach (symmetric, so that each pair's corrections cancel in the momentum). */
+static int coupled(const struct gc_hermite_groups *g, int a, int b)
+{
+    const int ga = g->group_of[a], gb = g->group_of[b];
+    return (ga >= 0 && g->groups[ga].cm == a && gc_hermite_groups_near(g, &g->groups[ga], b)) ||
+           (gb >= 0 && g->groups[gb].cm == b && gc_hermite_groups_near(g, &g->groups[gb], a));
+}
+
+enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f)
+{
+    int64_t t_next = INT64_MAX, *idx;
+    size_t na = 0, nc = 0;
+    double *acc, *jerk, tt;
+    int failed = 0;
+    long nsync = 0;
+    enum gc_status st = GC_OK;
+    struct side *P = NULL, *S = NULL;
+    if (gc_hermite_groups_count(g) == 0)
+        return GC_OK;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) < t_next)
+            t_next = g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level);
+    tt = (double)t_next * g->tick;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) == t_next)
+            g->units[na++] = (int)i;
+    /* every group coupled to a body of the block is brought to the block's time */
+    for (size_t k = 0; k < g->ngroups; k++) {
+        int need = 0;
+        for (size_t q = 0; g->groups[k].alive && !need && q < na; q++)
+            need = g->units[q] == g->groups[k].cm ||
+                   coupled(g, g->units[q], g->groups[k].cm);
+        if (need)
+            g->parent[nsync++] = (int)k;
+    }
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nsync > 1)
+    for (long q = 0; q < nsync; q++)
+        failed |= gc_hermite_groups_advance(g, &g->groups[g->parent[q]], tt) != GC_OK;
+    if (failed)
+        return GC_ERR_INVALID;
+    for (long q = 0; q < nsync; q++)
+        gc_hermite_groups_update_reach(g, &g->groups[g->parent[q]]);
+    idx = malloc(na * sizeof *idx);
+    acc = calloc(3 * na, sizeof *acc);
+    jerk = calloc(3 * na, sizeof *jerk);
+    P = malloc(sizeof *P);
+    S = malloc(sizeof *S);
+    if (!idx || !acc || !jerk || !P || !S) {
+        st = GC_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t q = 0; q < na; q++) {
+        const int p = g->units[q], own = g->group_of[p];
+        int any = 0;
+        side_of(g, p, tt, P);
+        if (own >= 0) { /* a centre: every slot may be within its reach */
+            for (size_t s = 0; s < g->n; s++)
+                if ((int)s != p && g->hm[s] > 0.0 && coupled(g, p, (int)s)) {
+                    side_of(g, (int)s, tt, S);
+                    correction(P, S, &acc[3 * nc], &jerk[3 * nc]);
+                    any = 1;
+                }
+        } else { /* a body: only groups can be coupled to it */
+            for (size_t k = 0; k < g->ngroups; k++) {
+                const struct group *gr = &g->groups[k];
+                if (gr->alive && coupled(g, p, gr->cm)) {
+                    side_of(g, gr->cm, tt, S);
+                    correction(P, S, &acc[3 * nc], &jerk[3 * nc]);
+                    any = 1;
+                }
+            }
+        }
+        if (any)
+            idx[nc++] = p;
+    }
+    st = gc_backend_hermite_perturb(f->backend, idx, acc, jerk, nc);
+    if (st == GC_ERR_UNSUPPORTED)
+        st = GC_OK; /* a backend without the slot: point-mass coupling */
+out:
+    free(idx);
+    free(acc);
+    free(jerk);
+    free(P);
+    free(S);
+    return st;
+}

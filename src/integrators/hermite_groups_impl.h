@@ -1,0 +1,58 @@
+/* The state hermite_groups.c and hermite_groups_view.c share (private to the two). */
+/* SPDX-License-Identifier: MIT */
+#ifndef GC_HERMITE_GROUPS_IMPL_H
+#define GC_HERMITE_GROUPS_IMPL_H
+
+#include "ar_chain.h"
+#include "hermite_groups.h"
+
+/* A member's slot while its group lives: massless, never due (its time is far in the
+ * future), far from everything (with eps = 0 no body may ever sit on it). */
+#define GHOST_TICK (INT64_MAX / 4)
+#define GHOST_X 1e15
+
+struct group {
+    int alive;
+    int cm;          /* slot of the centre of mass: the lowest member slot */
+    int k;           /* members */
+    int *slot;       /* member slots, in the order ar holds them */
+    struct gc_ar *ar;
+    double reach;    /* bodies closer to the centre are resolved against the members */
+    double size;     /* the farthest member, at least twice a bound group's a */
+};
+
+struct gc_hermite_groups {
+    struct gc_hermite_groups_config cfg;
+    size_t n;
+    double radius;
+    int order;
+    double eps2, tick, dt_max, eta_start;
+    int *group_of;                 /* slot -> group, -1 = a body of its own */
+    double *m;                     /* physical masses */
+    double *hm;                    /* Hermite masses: a group's total at its centre, 0 at ghosts */
+    struct gc_hermite_record *rec; /* every slot's Hermite state after the latest block */
+    unsigned char *fresh;          /* slots whose derivatives and step are to be computed */
+    struct gc_bodies init;         /* masses (and states) for rebuilding the backend's state */
+    struct group *groups;
+    size_t ngroups, cap;
+    int *units, *parent;           /* n each: the block's bodies and their union-find */
+    uint64_t blocks, body_steps;   /* counted by the backend before its rebuilds */
+    uint64_t formed, dissolved;
+};
+
+/* Members' absolute positions and velocities (3k each) at the group's time. */
+void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct group *gr,
+                               double *x, double *v);
+/* Slot i's Hermite prediction to time t (a may be NULL). */
+void gc_hermite_groups_predict(const struct gc_hermite_groups *g, int i, double t, double x[3],
+                               double v[3], double a[3]);
+
+/* Advances a group to time t under the tide of the bodies within reach. */
+enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
+                                         const struct group *gr, double t);
+/* 1 when slot s was within gr's reach of its centre after the latest block. */
+int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group *gr, int s);
+/* gr's reach from its present size (hermite_groups.h, GC_GROUP_TIDE_GAMMA). */
+void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr);
+
+#endif

@@ -202,7 +202,7 @@ small)
         run $np pyth$np --model pythagorean --t-end 2 --report-every 1 "${common[@]}"
         run $np two$np --model plummer -n 2 --integrator leapfrog --eps 0.1 --steps 20 --report-every 10 "${common[@]}"
         # regularised groups forming, merging and coupled to the rest: every rank runs them alike
-        run $np pbin$np --model pythagorean-binaries --t-end 2.5 --report-every 0.5 "${common[@]}"
+        run $np pbin$np --model pythagorean-binaries --t-end 2 --report-every 0.5 "${common[@]}"
     done
     for t in pyth two pbin; do
         [ "$(rc ${t}3)" -eq 0 ] && same_rows ${t}1 ${t}3 && ok "$t: 3 ranks agree with 1" ||

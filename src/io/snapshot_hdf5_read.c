@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdf5_read_driver.h"
 #include "io.h"
 #include "log.h"
 #include "snapshot_hdf5_reader.h"
@@ -429,15 +430,6 @@ static enum gc_status read_file(const struct gc_snapshot_reader *r, struct gc_bo
     return GC_OK;
 }
 
-/* File access: close every object with the file, so no error path can leak one. */
-static hid_t access_plist(void)
-{
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)
-        close_id(&fapl, H5Pclose);
-    return fapl;
-}
-
 enum gc_status gc_snapshot_hdf5_read(const char *path, struct gc_bodies *out, double *time)
 {
     return gc_snapshot_hdf5_read_run(path, out, time, NULL);
@@ -465,7 +457,7 @@ enum gc_status gc_snapshot_hdf5_read_run(const char *path, struct gc_bodies *out
     }
     fclose(f);
     silence_hdf5();
-    fapl = access_plist();
+    fapl = gc_hdf5_read_access(NULL, 0);
     r.file = fapl >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : H5I_INVALID_HID;
     if (r.file < 0) {
         gc_log_error("%s: not a readable HDF5 file (truncated or corrupt?)", path);
@@ -494,11 +486,7 @@ enum gc_status gc_snapshot_hdf5_read_image(const void *image, size_t size, const
         return GC_ERR_PARSE;
     }
     silence_hdf5();
-    fapl = access_plist();
-    /* The core driver reads the file from memory; no backing store, nothing on disk. */
-    if (fapl >= 0 && (H5Pset_fapl_core(fapl, 1 << 16, 0) < 0 ||
-                      H5Pset_file_image(fapl, (void *)image, size) < 0))
-        close_id(&fapl, H5Pclose);
+    fapl = gc_hdf5_read_access(image, size);
     r.file = fapl >= 0 ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : H5I_INVALID_HID;
     if (r.file < 0) {
         gc_log_error("%s: not a readable HDF5 file (truncated or corrupt?)", name);

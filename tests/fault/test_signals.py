@@ -58,6 +58,18 @@ def finish(p, out, err, name, timeout=120):
     return rc, o, e
 
 
+def wait_started(p, name, limit=120.0, marker="dE/|E0|", stream=".out"):
+    """Waits until the run prints marker (the table's header by default; its signal handlers
+    are in place before): a loaded machine under a sanitizer can take seconds to start, and
+    a signal before main() gets the default action, not the program's."""
+    end = time.time() + limit
+    while time.time() < end and p.poll() is None:
+        with open(os.path.join(tmp, name + stream)) as f:
+            if marker in f.read():
+                return
+        time.sleep(0.05)
+
+
 def readable(snapshot, name):
     """The last complete snapshot loads again."""
     p = subprocess.run([galaxy, "--data", snapshot, "--steps", "1", "--backend", "cpu",
@@ -97,7 +109,8 @@ for k in range(24):
         args = ["-n", "2048", "--steps", "10000000", "--snapshot-every", "0.01"]
     args += ["--backend", "cpu", "--snapshot-dir", folder]
     p, o, e = start(args, name)
-    time.sleep(rng.uniform(0.2, 1.5))
+    wait_started(p, name)
+    time.sleep(rng.uniform(0.0, 1.3))
     p.send_signal(sig)
     rc, out, err = finish(p, o, e, name)
     runs += 1
@@ -115,7 +128,8 @@ for k, sig in enumerate((signal.SIGINT, signal.SIGTERM)):
     movie = os.path.join(tmp, name + ".mp4")
     p, o, e = start(["--headless", "--backend", "cpu", "-n", "2048", "--size", "320x200",
                      "--frames", "100000", "--record", movie], name)
-    time.sleep(rng.uniform(2.0, 4.0))
+    wait_started(p, name, marker="galaxy:", stream=".err")
+    time.sleep(rng.uniform(1.5, 3.0))
     p.send_signal(sig)
     rc, out, err = finish(p, o, e, name)
     runs += 1
@@ -136,11 +150,7 @@ for k, sig in enumerate((signal.SIGINT, signal.SIGTERM)):
 # one thread: a second or more a step; the table's header is printed just before the first).
 name = "twice"
 p, o, e = start(["-n", "65536", "--steps", "1000", "--backend", "cpu", "--threads", "1"], name)
-for _ in range(600):
-    with open(os.path.join(tmp, name + ".out")) as f:
-        if "dE/|E0|" in f.read():
-            break
-    time.sleep(0.05)
+wait_started(p, name, 30.0)
 time.sleep(0.3)
 p.send_signal(signal.SIGINT)
 time.sleep(0.3)

@@ -45,22 +45,33 @@ def strip_report(log):
     return log[:i] if i >= 0 and _REPORT in log[i:] else log
 
 
+def _asan_runtime(galaxy):
+    """The path of the AddressSanitizer runtime galaxy links, or None."""
+    import subprocess
+    try:
+        out = subprocess.run(["ldd", galaxy], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    asan = [ln.split("=>")[1].split()[0] for ln in out.splitlines()
+            if "libasan" in ln and "=>" in ln]
+    return asan[0] if asan else None
+
+
+def is_sanitized(galaxy):
+    """True for an AddressSanitizer build (several times slower: tests size their runs)."""
+    return _asan_runtime(galaxy) is not None
+
+
 def keep_driver_loaded(env, galaxy):
     """For an AddressSanitizer build of galaxy: preload the ASan runtime and Mesa's software
     driver into galaxy alone, so eglTerminate/XCloseDisplay cannot unload the driver and
     LeakSanitizer sees every stack in a loaded module (with it loaded, the driver's
     leftovers are freed or named, and the report is exact). A plain build is left as it is."""
     import glob
-    import subprocess
-    try:
-        out = subprocess.run(["ldd", galaxy], capture_output=True, text=True, timeout=20).stdout
-    except (OSError, subprocess.SubprocessError):
-        return env
-    asan = [ln.split("=>")[1].split()[0] for ln in out.splitlines()
-            if "libasan" in ln and "=>" in ln]
+    asan = _asan_runtime(galaxy)
     drivers = sorted(glob.glob("/usr/lib/*/dri/swrast_dri.so"))
     if asan and drivers:
         env = dict(env)
-        env["LD_PRELOAD"] = " ".join([asan[0], drivers[0]] +
+        env["LD_PRELOAD"] = " ".join([asan, drivers[0]] +
                                      ([env["LD_PRELOAD"]] if env.get("LD_PRELOAD") else []))
     return env

@@ -144,12 +144,15 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
 
 /* The force kernel's arithmetic (gc_cuda_hermite.mixed, the launcher picks):
  *  - DOUBLE: every operation in double;
- *  - MIXED: positions predicted and differenced in double, the difference rounded to float,
- *    everything after it (r^2, 1/r, the terms, velocity and acceleration differences) in
- *    float, the sums in float over one tile of HT bodies and in double across tiles, as the
- *    GRAPE-6-style libraries do. The H100 issues 64 double operations a cycle per
- *    multiprocessor and 128 float ones; the difference of positions is the one place where
- *    float would lose the digits a close pair needs.
+ *  - MIXED: positions predicted in double and split into two floats (high part and the
+ *    rest), differenced as such ("double-single": the high parts' difference is exact for
+ *    nearby bodies, so the difference keeps a float's relative precision however far from
+ *    the origin), everything after it (r^2, 1/r, the terms, velocity and acceleration
+ *    differences) in float, the sums in float over one tile of HT bodies and in double
+ *    across tiles, as the GRAPE-6-style libraries do. A double difference rounded to float
+ *    is as precise but costs three conversions a pair, which share the special-function
+ *    unit (16 a cycle per multiprocessor on the H100) with the reciprocal square root and
+ *    bounded the pass there (ncu: XU 61%, MIO-throttle stalls first).
  *  - MIXED_EXACT: MIXED that also skips and checks coincident pairs (eps = 0). */
 enum { ARITH_DOUBLE, ARITH_MIXED, ARITH_MIXED_EXACT };
 
@@ -162,26 +165,24 @@ struct htile {
     int id[HT];
 };
 
-/* A mixed tile's body: three 16-byte loads (four for 6th order) per pair. The mass rides in
- * the low half of zm.y (its bits, not its value), so z and m come in one load. */
+/* A mixed tile's body: three 16-byte loads per pair (and one float for 6th order). */
 struct __align__(16) mbody {
-    double2 xy;
-    double2 zm;
-    float4 v; /* vx, vy, vz, - */
-    float4 a; /* ax, ay, az, - (6th order) */
+    float4 hi; /* x, y, z high parts; mass */
+    float4 lo; /* x, y, z low parts; vx */
+    float4 w;  /* vy, vz, ax, ay (the accelerations: 6th order) */
 };
 
-/* Double to float, rounded to nearest, with IEEE subnormals: under -ftz the compiler would
- * wrap each conversion in a test and a multiply to flush, two more instructions each. */
-static __device__ __forceinline__ float narrow(double x)
+/* x as hi + lo, each a float rounded to nearest: hi + lo carries 48 of x's bits. */
+static __device__ __forceinline__ void split(double x, float &hi, float &lo)
 {
-    float r;
-    asm("cvt.rn.f32.f64 %0, %1;" : "=f"(r) : "d"(x));
-    return r;
+    hi = __double2float_rn(x);
+    lo = __double2float_rn(x - (double)hi);
 }
+
 template <int ORDER>
 struct mtile {
     mbody b[HT];
+    float az[ORDER == 6 ? HT : 1];
     int id[HT];
 };
 
@@ -213,17 +214,18 @@ static __device__ __forceinline__ void pair(const htile<ORDER> &T, int k, int i,
     }
 }
 
-/* The same pair in mixed arithmetic (gc_hermite_pair_terms_f after the double difference). */
+/* The same pair in mixed arithmetic (gc_hermite_pair_terms_f after the double-single
+ * difference; xh, xl: body i's position split). */
 template <int ORDER, bool EXACT>
 static __device__ __forceinline__ void pair_mixed(const mtile<ORDER> &T, int k, int i,
-                                                  const double xi[3], const float vi[3],
-                                                  const float ai[3], float eps2,
-                                                  gc_cuda_hermite_ctl *ctl, float *acc)
+                                                  const float xh[3], const float xl[3],
+                                                  const float vi[3], const float ai[3],
+                                                  float eps2, gc_cuda_hermite_ctl *ctl,
+                                                  float *acc)
 {
-    const mbody &b = T.b[k];
-    const double2 xy = b.xy, zm = b.zm;
-    const float r[3] = {narrow(xy.x - xi[0]), narrow(xy.y - xi[1]), narrow(zm.x - xi[2])};
-    const float mj = __int_as_float(__double2loint(zm.y));
+    const float4 hi = T.b[k].hi, lo = T.b[k].lo, w4 = T.b[k].w;
+    const float r[3] = {(hi.x - xh[0]) + (lo.x - xl[0]), (hi.y - xh[1]) + (lo.y - xl[1]),
+                        (hi.z - xh[2]) + (lo.z - xl[2])};
     const float r2 = fmaf(r[2], r[2], fmaf(r[1], r[1], fmaf(r[0], r[0], eps2)));
     if (EXACT && r2 == 0.0f) {
         if (T.id[k] >= 0 && T.id[k] != i)
@@ -232,12 +234,12 @@ static __device__ __forceinline__ void pair_mixed(const mtile<ORDER> &T, int k, 
     }
     const float rinv = rsqrtf(r2);
     const float rinv2 = rinv * rinv;
-    const float w[3] = {b.v.x - vi[0], b.v.y - vi[1], b.v.z - vi[2]};
+    const float w[3] = {lo.w - vi[0], w4.x - vi[1], w4.y - vi[2]};
     if (ORDER == 6) {
-        const float A[3] = {b.a.x - ai[0], b.a.y - ai[1], b.a.z - ai[2]};
-        gc_hermite_pair_terms_f(r, w, A, mj * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
+        const float A[3] = {w4.z - ai[0], w4.w - ai[1], T.az[k] - ai[2]};
+        gc_hermite_pair_terms_f(r, w, A, hi.w * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
     } else {
-        gc_hermite_pair_terms_f(r, w, nullptr, mj * rinv * rinv2, rinv2, acc, acc + 3,
+        gc_hermite_pair_terms_f(r, w, nullptr, hi.w * rinv * rinv2, rinv2, acc, acc + 3,
                                 nullptr);
     }
 }
@@ -280,12 +282,16 @@ static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, mtile
 {
     mbody &b = T.b[threadIdx.x];
     double xp[3] = {0, 0, 0}, vp[3] = {0, 0, 0}, ap[3] = {0, 0, 0};
+    float h[3], l[3];
     if (j < H.n)
         predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
-    b.xy = make_double2(xp[0], xp[1]);
-    b.zm = make_double2(xp[2], __hiloint2double(0, __float_as_int(j < H.n ? (float)H.m[j] : 0.0f)));
-    b.v = make_float4((float)vp[0], (float)vp[1], (float)vp[2], 0.0f);
-    b.a = make_float4((float)ap[0], (float)ap[1], (float)ap[2], 0.0f);
+    for (int c = 0; c < 3; c++)
+        split(xp[c], h[c], l[c]);
+    b.hi = make_float4(h[0], h[1], h[2], j < H.n ? (float)H.m[j] : 0.0f);
+    b.lo = make_float4(l[0], l[1], l[2], (float)vp[0]);
+    b.w = make_float4((float)vp[1], (float)vp[2], (float)ap[0], (float)ap[1]);
+    if (ORDER == 6)
+        T.az[threadIdx.x] = (float)ap[2];
     T.id[threadIdx.x] = j < H.n ? j : -1;
 }
 
@@ -319,11 +325,13 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
         double xi[3] = {0, 0, 0}, vd[3] = {0, 0, 0}, ad[3] = {0, 0, 0};
         double acc[NV];
         real vi[3], ai[3], part[NV];
+        float xh[3], xl[3]; /* xi split, for the mixed pairs */
         if (valid)
             predict_body<ORDER>(H, i, tn, xi, vd, ORDER == 6 ? ad : nullptr);
         for (int k = 0; k < 3; k++) {
             vi[k] = (real)vd[k];
             ai[k] = (real)ad[k];
+            split(xi[k], xh[k], xl[k]);
         }
         for (int k = 0; k < NV; k++)
             acc[k] = 0.0;
@@ -342,16 +350,16 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 #pragma unroll 4
                 for (int k = 0; k < HT; k++) {
                     if constexpr (MIXED)
-                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xi, vi, ai,
-                                                                      eps2, ctl, part);
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xh, xl, vi,
+                                                                      ai, eps2, ctl, part);
                     else
                         pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, part);
                 }
             } else {
                 for (int k = lane; k < HT; k += p.q) {
                     if constexpr (MIXED)
-                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xi, vi, ai,
-                                                                      eps2, ctl, part);
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xh, xl, vi,
+                                                                      ai, eps2, ctl, part);
                     else
                         pair<ORDER>(tile, k, i, xi, vi, ai, eps2, ctl, part);
                 }

@@ -163,7 +163,7 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
         return st;
     }
     gc_log_info("cuda backend: hermite%d, %s force kernel, %d blocks of 256", cfg->order,
-                cfg->mixed ? "mixed precision (double differences, float terms)"
+                cfg->mixed ? "mixed precision (double-single differences, float terms)"
                            : "double precision",
                 grid);
     return GC_OK;

@@ -63,10 +63,10 @@ const struct gc_cli_option gc_cli_options[] = {
      "times do not change it (reports and snapshots predict the bodies to their time)"},
     {"--precision", NULL, "auto|mixed|double", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE,
      OFF(params.precision), 0, 0, GC_HERMITE_PRECISION_NAMES, 0, NULL,
-     "Hermite force pass on the GPU: mixed (positions differenced in double,\n"
-     "the rest in float, faster) or double throughout; auto (default): mixed\n"
-     "for hermite4, double for hermite6 (its criterion needs it); the CPU is\n"
-     "double either way"},
+     "Hermite force pass on the GPU: mixed (positions differenced as float\n"
+     "pairs, the rest in float, faster) or double throughout; auto\n"
+     "(default): mixed for hermite4, double for hermite6 (its criterion\n"
+     "needs it); the CPU is double either way"},
     {"--regularize", NULL, "MODE", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.regularize), 0,
      0, "auto|off", 0, NULL,
      "Hermite with --eps 0: auto (default) takes hard binaries and close\n"

@@ -16,7 +16,7 @@ float gc_overlay_scale(int fb_h)
 void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_overlay_info *i)
 {
     float scale = gc_overlay_scale(fb_h);
-    char lines[10][200];
+    char lines[12][200];
     int nl = 0;
     float lh, x, y, w = 0.0f;
     gc_hud_begin(h, fb_w, fb_h, scale);
@@ -41,6 +41,13 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
     else
         snprintf(lines[nl++], sizeof lines[0], "t %s   dt %g (%.3g Myr)   step %llu", i->time,
                  i->dt, i->dt_myr, i->steps);
+    if (i->groups_on && i->have_binary)
+        snprintf(lines[nl++], sizeof lines[0],
+                 "Groups %zu (%zu bodies)   hardest binary a %.3g e %.4f", i->groups,
+                 i->group_members, i->binary_a, i->binary_e);
+    else if (i->groups_on)
+        snprintf(lines[nl++], sizeof lines[0], "Groups %zu (%zu bodies)", i->groups,
+                 i->group_members);
     if (i->energy_state > 0)
         snprintf(lines[nl++], sizeof lines[0], "Energy drift dE/|E0| %+.2e", i->drift);
     else

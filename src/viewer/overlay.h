@@ -30,6 +30,10 @@ struct gc_overlay_info {
     double dt, dt_myr;          /* leapfrog: time step, N-body units and Myr */
     unsigned long long active;  /* block steps: bodies advanced by the latest one */
     unsigned long long steps;   /* steps (block steps) since the start */
+    int groups_on;              /* 1 = close groups are regularised: the next fields apply */
+    size_t groups, group_members;
+    int have_binary;            /* 1 = a pair in some group is bound: */
+    double binary_a, binary_e;  /*   the hardest one's semi-major axis and eccentricity */
     int energy_state;           /* 1 drift measured, 0 not yet, -1 off for this N and backend */
     double drift;               /* (E - E0) / |E0| */
     const char *draw_mode, *color_mode, *halo_view, *view;

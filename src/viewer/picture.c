@@ -120,6 +120,15 @@ static void stats_panel(struct gc_app *a)
     i.dt_myr = gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT;
     i.active = (unsigned long long)st.last_active;
     i.steps = (unsigned long long)st.steps;
+    {
+        struct gc_hermite_groups_report g;
+        i.groups = gc_sim_groups(&a->sim, &g, NULL);
+        i.groups_on = g.radius > 0.0;
+        i.group_members = g.members;
+        i.have_binary = g.have_binary;
+        i.binary_a = g.a;
+        i.binary_e = g.e;
+    }
     i.energy_state = a->stats.energy_state;
     i.drift = a->stats.drift;
     i.draw_mode = gc_render_draw_mode_name(p->render.draw_mode);

@@ -484,5 +484,49 @@ def hermite_levels():
     check("error" not in htext.lower(), "hermite4: the viewer logged no error")
 
 
-keys_and_mouse() if part == "keys" else hermite_levels()
+def last_text_row(img):
+    """The lowest lit row of the statistics panel's corner (top left; the bodies of the
+    model below lie outside it), or -1."""
+    x0, y0, x1, y1 = imgcheck.region(img, 0.0, 0.0, 0.35, 0.32)
+    for y in range(y1 - 1, y0 - 1, -1):
+        row = img.rows[y]
+        if any(max(row[3 * x], row[3 * x + 1], row[3 * x + 2]) > imgcheck.LIT
+               for x in range(x0, x1)):
+            return y
+    return -1
+
+
+def hud_groups():
+    """Regularised close groups: the statistics panel has a line for them (how many, the
+    hardest binary) that a run without them lacks. The Pythagorean problem of binaries
+    starts with its three binaries as groups."""
+    global proc, wid
+    rows = {}
+    for mode in ("auto", "off"):
+        for old in pngs():
+            os.remove(old)
+        proc, wid = None, ""
+        log, first_path = start_viewer(["--model", "pythagorean-binaries", "--regularize", mode,
+                                         "--paused", "--size", "640x400", "--backend", "cpu"],
+                                        "groups %s: " % mode)
+        try:
+            if first_path is None:
+                return
+            if keep:
+                shutil.copy(first_path, os.path.join(keep, "window_groups_%s.png" % mode))
+            rows[mode] = last_text_row(imgcheck.read_png(first_path))
+        finally:
+            text = finish_viewer(log, "groups %s viewer log" % mode)
+        check("error" not in text.lower(), "groups %s: the viewer logged no error" % mode)
+    # One more line of text (9-10 rows at this size) with the groups than without.
+    check(rows["off"] > 0 and rows["auto"] >= rows["off"] + 6,
+          "the statistics show a line for the regularised groups (panel text ends at row %d "
+          "with them, %d without)" % (rows["auto"], rows["off"]))
+
+
+if part == "keys":
+    keys_and_mouse()
+else:
+    hermite_levels()
+    hud_groups()
 sys.exit(checks.summary())

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,9 +144,7 @@ static herr_t r_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
 static const H5FD_class_t read_driver = {
 #if H5_VERSION_GE(1, 13, 0)
     .version = H5FD_CLASS_VERSION,
-#endif
-#if H5_VERSION_GE(1, 12, 0)
-    .value = (H5FD_class_value_t)(H5_VFD_RESERVED + 0x4743),
+    .value = (H5FD_class_value_t)(H5_VFD_RESERVED + 0x4743), /* a user driver's number */
 #endif
     .name = "galaxy-read",
     .maxaddr = (haddr_t)INT64_MAX,
@@ -164,8 +163,8 @@ static const H5FD_class_t read_driver = {
 
 hid_t gc_hdf5_read_access(const void *image, size_t size)
 {
-    /* Registered once per process, as libhdf5 registers its own drivers; H5FDregister
-     * returns the same class's existing ID after a library re-initialisation. */
+    /* Registered once per process, as libhdf5 registers its own drivers; again only when
+     * libhdf5 was closed since (the ID is then no longer valid). */
     static hid_t driver = H5I_INVALID_HID;
     struct image_info info = {image, size};
     hid_t fapl;

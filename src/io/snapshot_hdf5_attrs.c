@@ -291,11 +291,12 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
     int ok;
 
     memset(h, 0, sizeof *h);
-    g = ex > 0 ? H5Gopen2(r->file, "Header", H5P_DEFAULT) : H5I_INVALID_HID;
     if (ex < 0) {
-        gc_log_error("%s: cannot look up /Header: the file's group structure is corrupt", r->name);
+        gc_log_error("%s: cannot look up /Header: the file's group structure is corrupt",
+                     r->name);
         return GC_ERR_PARSE;
     }
+    g = ex > 0 ? H5Gopen2(r->file, "Header", H5P_DEFAULT) : H5I_INVALID_HID;
     if (g < 0) {
         gc_log_error("%s: no /Header group: not a snapshot in the GADGET/SWIFT layout", r->name);
         return GC_ERR_PARSE;

@@ -85,6 +85,18 @@ void gc_app_picture_to_gl(struct gc_app *a)
 }
 
 /* The stats panel's lines, from every part's state. */
+/* The regularised close groups, as the report rows give them. */
+static void groups_info(const struct gc_sim *sim, struct gc_overlay_info *i)
+{
+    struct gc_hermite_groups_report g;
+    i->groups = gc_sim_groups(sim, &g, NULL);
+    i->groups_on = g.radius > 0.0;
+    i->group_members = g.members;
+    i->have_binary = g.have_binary;
+    i->binary_a = g.a;
+    i->binary_e = g.e;
+}
+
 static void stats_panel(struct gc_app *a)
 {
     const struct gc_app_picture *p = &a->picture;
@@ -120,15 +132,7 @@ static void stats_panel(struct gc_app *a)
     i.dt_myr = gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT;
     i.active = (unsigned long long)st.last_active;
     i.steps = (unsigned long long)st.steps;
-    {
-        struct gc_hermite_groups_report g;
-        i.groups = gc_sim_groups(&a->sim, &g, NULL);
-        i.groups_on = g.radius > 0.0;
-        i.group_members = g.members;
-        i.have_binary = g.have_binary;
-        i.binary_a = g.a;
-        i.binary_e = g.e;
-    }
+    groups_info(&a->sim, &i);
     i.energy_state = a->stats.energy_state;
     i.drift = a->stats.drift;
     i.draw_mode = gc_render_draw_mode_name(p->render.draw_mode);

@@ -443,20 +443,36 @@ static enum gc_status land(struct gc_ar *g, double t_end, double H, const struct
         if (st != GC_OK)
             return st;
         fc = T_OF(g, g->y1) - t_end;
-        if (h < hc || fabs(fc) <= near || hb - ha <= 4.0 * DBL_EPSILON * hb)
-            break; /* landed, or the solver needed a shorter step: go on from there */
+        if (fabs(fc) <= near || hb - ha <= 4.0 * DBL_EPSILON * hb)
+            break; /* landed */
+        if (h < hc && fc < 0.0)
+            break; /* the solver needed a shorter step, which ends short: go on from there */
+        /* h, not hc: a shortened step that still passes t_end narrows the bracket too */
         if (fc < 0.0) {
-            ha = hc;
+            ha = h;
             fa = fc;
             if (side == -1)
                 fb *= 0.5;
             side = -1;
         } else {
-            hb = hc;
+            hb = h;
             fb = fc;
             if (side == 1)
                 fa *= 0.5;
             side = 1;
+        }
+    }
+    /* t(H) jumps where the extrapolation converges at another row, and the bracket can
+     * close on such a jump past t_end: then the step to the bracket's near side is taken
+     * (it ends before t_end) and the caller steps on from there. */
+    if (T_OF(g, g->y1) - t_end > 1e3 * near && ha > 0.0) {
+        double h = ha;
+        st = step(g, g->y0, g->y1, &h, &row, p);
+        if (st != GC_OK)
+            return st;
+        if (T_OF(g, g->y1) <= t_end) {
+            memcpy(g->y, g->y1, g->dim * sizeof *g->y);
+            return GC_OK;
         }
     }
     memcpy(g->y, g->y1, g->dim * sizeof *g->y);

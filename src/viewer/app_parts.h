@@ -61,6 +61,7 @@ struct gc_app_picture {
 /* The view's (input.c): camera, the director's moves and where the galaxies are. */
 struct gc_app_view {
     struct gc_camera camera, home;   /* current view and the one 'r' restores */
+    float home_aspect;               /* the window's width / height the home view fits */
     float sprite_distance;           /* where sprites have their base size (the sphere-framed
                                       * views' scale: the home view is nearer) */
     struct gc_director director;     /* presets, moves, auto-orbit, tour */
@@ -157,6 +158,7 @@ enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
 /* input.c: keys, mouse and views. */
 void gc_app_view_init(struct gc_app *a);
 void gc_app_view_reset(struct gc_app *a);
+void gc_app_view_refit(struct gc_app *a); /* the window changed shape */
 void gc_app_view_set(struct gc_app *a, enum gc_view v);
 void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
 int gc_app_view_still(const struct gc_app *a);

@@ -16,6 +16,11 @@
 #define TRACK_EVERY 15u
 #define TRACK_SAMPLES 32768
 
+static float window_aspect(const struct gc_app *a)
+{
+    return (float)a->picture.fb_w / (float)(a->picture.fb_h > 0 ? a->picture.fb_h : 1);
+}
+
 void gc_app_view_init(struct gc_app *a)
 {
     struct gc_track t0;
@@ -29,11 +34,31 @@ void gc_app_view_init(struct gc_app *a)
     }
     /* The home view frames the stars (dark matter, hidden by default, spreads ~10x wider)
      * in the window as it opens. */
+    a->view.home_aspect = window_aspect(a);
     gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n,
-                  (float)a->picture.fb_w / (float)(a->picture.fb_h > 0 ? a->picture.fb_h : 1));
+                  a->view.home_aspect);
     a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
                                                         a->initial->tag, a->initial->n);
     gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
+}
+
+/* A window of another shape frames the stars differently: the home view is fitted again
+ * (to the bodies as they started, as at the start), and a camera still at home, free and
+ * untouched, goes with it; one the user moved stays where it is. */
+void gc_app_view_refit(struct gc_app *a)
+{
+    const float aspect = window_aspect(a);
+    int at_home;
+    if (!(a->view.home_aspect > 0.0f) || fabsf(aspect - a->view.home_aspect) <=
+                                             1e-3f * a->view.home_aspect)
+        return;
+    at_home = a->view.director.view == GC_VIEW_FREE && !a->view.director.orbit &&
+              memcmp(&a->view.camera, &a->view.home, sizeof a->view.camera) == 0;
+    a->view.home_aspect = aspect;
+    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n, aspect);
+    a->view.director.home = a->view.home;
+    if (at_home)
+        a->view.camera = a->view.home;
 }
 
 /* Key 'r': the home view, free, not orbiting; the track is measured afresh when needed. */

@@ -98,6 +98,7 @@ static void on_reshape(int w, int h, void *ud)
     struct gc_app *a = ud;
     a->picture.fb_w = w > 0 ? w : 1;
     a->picture.fb_h = h > 0 ? h : 1;
+    gc_app_view_refit(a);
 }
 
 static void on_keyboard(unsigned char key, int x, int y, void *ud)

@@ -421,6 +421,19 @@ def keys_and_mouse():
         check(back is not None and (back.w, back.h) == (640, 400),
               "second 'f' restores 640x400 (%s)" % (back and "%dx%d" % (back.w, back.h)))
 
+        # A window of another shape: 'r' gives the home view fitted to it, both galaxies
+        # inside the frame (the landscape fit, kept, cut them at the sides).
+        xdo("windowsize", wid, 400, 640)
+        wait_geometry("400x640")
+        tall = shot("portrait_home", ["r"])
+        box = imgcheck.lit_box(tall) if tall is not None else None
+        check(box is not None and box[0] > 0.02 * tall.w and box[2] < 0.98 * tall.w and
+              box[2] - box[0] > 0.3 * tall.w,
+              "a portrait window's home view frames the galaxies (lit columns %s of %s)"
+              % (box and "%d-%d" % (box[0], box[2]), tall and tall.w))
+        xdo("windowsize", wid, 640, 400)
+        wait_geometry("640x400")
+
         rc = quit_viewer(log.name)
         check(rc == 0, "'q' exits with status 0 (got %s)" % rc)
     finally:

@@ -243,6 +243,15 @@ static enum gc_status step(struct gc_ar *g, const double *y0, double *y, double 
     return GC_ERR_INVALID;
 }
 
+/* |q_b - q_a| of bodies a and b. */
+static double distance(const double *q, size_t a, size_t b)
+{
+    double r[3];
+    for (int d = 0; d < 3; d++)
+        r[d] = q[3 * b + d] - q[3 * a + d];
+    return norm3(r);
+}
+
 /* The chain of nearest neighbours: the closest pair first, then the body closest to either
  * end joins there, until every body is in. */
 static void build_chain(const struct gc_ar *g, const double *q, int *order)
@@ -254,11 +263,9 @@ static void build_chain(const struct gc_ar *g, const double *q, int *order)
     int head[2 * GC_AR_MAX_BODIES], lo = GC_AR_MAX_BODIES, hi;
     for (size_t a = 0; a < n; a++)
         for (size_t b = a + 1; b < n; b++) {
-            double r[3];
-            for (int d = 0; d < 3; d++)
-                r[d] = q[3 * b + d] - q[3 * a + d];
-            if (norm3(r) < best) {
-                best = norm3(r);
+            const double r = distance(q, a, b);
+            if (r < best) {
+                best = r;
                 best_a = a;
                 best_b = b;
             }
@@ -275,12 +282,9 @@ static void build_chain(const struct gc_ar *g, const double *q, int *order)
             if (in[i])
                 continue;
             for (int e = 0; e < 2; e++) {
-                const int end = e ? head[hi] : head[lo];
-                double r[3];
-                for (int d = 0; d < 3; d++)
-                    r[d] = q[3 * i + d] - q[3 * end + d];
-                if (norm3(r) < bd) {
-                    bd = norm3(r);
+                const double r = distance(q, (size_t)(e ? head[hi] : head[lo]), i);
+                if (r < bd) {
+                    bd = r;
                     bi = i;
                     at_lo = !e;
                 }

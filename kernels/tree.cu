@@ -292,16 +292,12 @@ static __device__ void pack(const tree_view &T, int c, int *fill)
         int p = c;
         int2 r = rc;
         int count = __float_as_int(T.misc[p].w);
-        while (gc_tree_pack_descend(r.y - r.x, r.x == b, count <= 0, *fill)) {
+        while (r.y - r.x > GC_TREE_GROUP && count > 0) {
             p = __float_as_int(T.misc[p].z);
             r = T.range[p];
             while (r.y <= b)
                 r = T.range[++p];
             count = __float_as_int(T.misc[p].w);
-        }
-        if (gc_tree_pack_closes(r.y - r.x, *fill)) {
-            *fill = 0;
-            continue;
         }
         mark(T, r, count <= 0, fill);
         b = r.y;

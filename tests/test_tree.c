@@ -63,14 +63,13 @@ struct errors {
     double median, p99, max; /* per-body relative errors */
     double rms;              /* norm-wise: sqrt(sum |a - a_ref|^2 / sum |a_ref|^2) */
     int finite;
-    double fill;             /* bodies a group */
 };
 
 /* Relative errors of the accelerations acc (vel of the bodies gc_backend_accelerations
  * gave) against the direct sum, over `rows` evenly spaced bodies (all when rows >= n). */
 static struct errors errors_of(const struct gc_bodies *b, const struct gc_bodies *acc, size_t rows)
 {
-    struct errors e = {0, 0, 0, 0, 1, 0};
+    struct errors e = {0, 0, 0, 0, 1};
     double *r, num = 0.0, den = 0.0;
     if (rows > b->n)
         rows = b->n;
@@ -108,18 +107,15 @@ static struct errors tree_errors(struct gc_backend *be, const struct gc_bodies *
     struct gc_bodies acc;
     struct gc_force_params fp = tree(theta);
     struct gc_tree_stats st;
-    struct errors e = {0, 0, 0, 0, 0, 0};
+    struct errors e = {0, 0, 0, 0, 0};
     CHECK(gc_bodies_alloc(&acc, b->n) == GC_OK);
     CHECK(gc_backend_accelerations(be, b, &fp, &acc) == GC_OK);
     CHECK(gc_backend_tree(be)->stats(be, &st) == GC_OK);
     e = errors_of(b, &acc, rows);
-    e.fill = (double)b->n / (double)st.groups;
     printf("%-30s N %6zu theta %.2f: median %.2e, 99th %.2e, max %.2e, RMS %.2e; %.2f cells "
-           "a body, %.0f cell + %.0f body + %.0f far-cell interactions a body, %.1f bodies a "
-           "group\n",
+           "a body, %.0f cell + %.0f body + %.0f far-cell interactions a body\n",
            what, b->n, theta, e.median, e.p99, e.max, e.rms, (double)st.cells / (double)b->n,
-           st.cell_interactions, st.body_interactions, st.mono_interactions,
-           (double)b->n / (double)st.groups);
+           st.cell_interactions, st.body_interactions, st.mono_interactions);
     CHECK(st.valid && st.complete);
     /* Every body in exactly one leaf, and all the mass at the root: none lost. Groups of
      * at most GC_TREE_GROUP bodies, none empty. */
@@ -234,15 +230,6 @@ static void test_formulas(void)
         fill = 0;
         CHECK(gc_tree_group_step(&fill, GC_TREE_GROUP, 0) == GC_TREE_GROUP_BEGINS);
     }
-    /* The descent to a piece: a cell goes down while it overflows the room or began before
-     * the next body; a leaf that does not fit closes the open group, one that fits joins. */
-    CHECK(gc_tree_pack_room(0) == GC_TREE_GROUP && gc_tree_pack_room(20) == GC_TREE_GROUP - 20);
-    CHECK(gc_tree_pack_descend(20, 1, 0, 20));
-    CHECK(!gc_tree_pack_descend(10, 1, 0, 20));
-    CHECK(gc_tree_pack_descend(10, 0, 0, 20));
-    CHECK(!gc_tree_pack_descend(20, 1, 1, 20) && !gc_tree_pack_descend(40, 1, 1, 0));
-    CHECK(gc_tree_pack_descend(GC_TREE_GROUP + 1, 1, 0, 0) && !gc_tree_pack_descend(GC_TREE_GROUP, 1, 0, 0));
-    CHECK(gc_tree_pack_closes(20, 20) && !gc_tree_pack_closes(12, 20) && !gc_tree_pack_closes(40, 0));
     /* x bits at 3i+2, y at 3i+1, z at 3i, bit 20 of each axis in the top digit. */
     CHECK(gc_tree_spread(1u) == 1u && gc_tree_spread(2u) == 8u);
     CHECK(gc_tree_spread(1u << 20) == (uint64_t)1 << 60);
@@ -264,9 +251,6 @@ static void test_accuracy(struct gc_backend *be, const struct gc_bodies *b, size
     CHECK_LT(d.p99, P99_TOL);
     CHECK_LT(fine.median, 0.5 * d.median);
     CHECK(d.median > 0.0); /* an approximation, not the direct sum under another name */
-    /* Groups filled leaf by leaf: ~27 bodies of a warp's 32 on a galaxy (~25 when whole
-     * cells of at most 32 bodies were packed). */
-    CHECK(d.fill > 26.0);
 }
 
 /* Cases that break naive trees: none may crash, hang, lose a body or give non-finite or

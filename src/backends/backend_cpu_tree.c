@@ -213,20 +213,16 @@ static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
 }
 
 /* The pieces of packing cell nd in key order: from each body b not yet covered, down to the
- * largest cell that begins there and fits the open group (or a leaf). */
+ * largest cell of at most GC_TREE_GROUP bodies that holds it (or a leaf). */
 static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
 {
     for (int32_t b = nd->begin; b < nd->end;) {
         const struct node *p = nd;
-        while (gc_tree_pack_descend(p->end - p->begin, p->begin == b, p->count <= 0, *fill)) {
+        while (p->end - p->begin > GC_TREE_GROUP && p->count > 0) {
             const struct node *ch = &t->node[p->first];
             while (ch->end <= b)
                 ch++;
             p = ch;
-        }
-        if (gc_tree_pack_closes(p->end - p->begin, *fill)) {
-            *fill = 0;
-            continue;
         }
         mark(t, p, fill);
         b = p->end;

@@ -88,6 +88,9 @@ expect 2 "huge_time.hdf5: /Header Time = 1e\+308 is out of range" -- --data "$d/
 # A corrupt chunk index claiming 4 GB for five IDs (found by fuzzing under a memory limit):
 # refused before libhdf5 allocates what it claims.
 expect 2 "oom_chunk_size.hdf5: PartType2/ParticleIDs claims more storage than its values can fill" -- --data "$corpus/oom_chunk_size.hdf5" "${run[@]}"
+# A local heap claiming 4 GB (found by fuzzing): libhdf5 reserves it, fails to read it, and
+# the reader says so.
+expect 2 "libhdf5_local_heap_4gb.hdf5: cannot look up /Header: the file's group structure is corrupt" -- --data "$corpus/libhdf5_local_heap_4gb.hdf5" "${run[@]}"
 # Bodies the header does not count are not left out in silence.
 expect 2 "uncounted.hdf5: /PartType2 holds 3 bodies but /Header NumPart_ThisFile\[2\] counts 0" -- --data "$d/uncounted.hdf5" "${run[@]}"
 expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"

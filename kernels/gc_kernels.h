@@ -102,6 +102,8 @@ struct gc_cuda_hermite {
     int *active;                   /* active list (count in ctl) */
     double *part;                  /* j-slice partial sums, gc_cuda_hermite_part_doubles */
     double *xv, *vv;               /* 3n each: the view (every body at one time) */
+    double *da, *dj;               /* 3n each: perturbations the next correction adds */
+    unsigned char *dset;           /* n: 1 where da, dj hold one (all NULL until the first) */
     struct gc_cuda_hermite_ctl *ctl;
     int n, order, grid, fixed_level;
     int mixed;  /* 1: the force kernel's mixed arithmetic (hermite.cu); 0: double */
@@ -131,6 +133,10 @@ int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
 int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
                                   const struct gc_hermite_record *d_rec, int count,
                                   void *stream);
+/* Perturbations for bodies idx[0..count): acceleration in val[0..3 count), jerk in
+ * val[3 count..6 count); the next correction of each adds them to its new derivatives. */
+int gc_cuda_hermite_launch_perturb(const struct gc_cuda_hermite *h, const long long *idx,
+                                   const double *val, int count, void *stream);
 /* Per-block partial sums of m_i sum_{j != i} m_j / r_ij (softened) into d_out[0..*blocks). */
 int gc_cuda_hermite_launch_potential(const struct gc_cuda_hermite *h, double *d_out,
                                      int *blocks, void *stream);

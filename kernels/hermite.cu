@@ -404,6 +404,16 @@ static __device__ void correct_body(const gc_cuda_hermite &H, gc_cuda_hermite_ct
 {
     double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
     int k;
+    if (H.dset && H.dset[i]) { /* a regularised group's members in place of its centre */
+        double da[3], dj[3];
+        load3(H.da, i, da);
+        load3(H.dj, i, dj);
+        for (k = 0; k < 3; k++) {
+            a1[k] += da[k];
+            j1[k] += dj[k];
+        }
+        H.dset[i] = 0;
+    }
     if (begin) {
         if (!finite3(a1) || !finite3(j1))
             record_error(ctl, GC_HERMITE_ERR_NONFINITE, i, -1);
@@ -510,6 +520,22 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
             ctl->t_last = tn;
         }
         ctl->t_min = LLONG_MAX; /* the next selection's minimum starts afresh */
+    }
+}
+
+static __global__ void h_perturb(gc_cuda_hermite H, const long long *idx, const double *val,
+                                 int count)
+{
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x) {
+        const int i = (int)idx[k];
+        double a[3], j[3];
+        for (int d = 0; d < 3; d++) {
+            a[d] = val[3 * k + d];
+            j[d] = val[3 * (count + k) + d];
+        }
+        store3(H.da, i, a);
+        store3(H.dj, i, j);
+        H.dset[i] = 1;
     }
 }
 
@@ -709,6 +735,15 @@ extern "C" int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, i
         h_correct<6><<<h->grid, HT, 0, s>>>(*h, begin);
     else
         h_correct<4><<<h->grid, HT, 0, s>>>(*h, begin);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_perturb(const struct gc_cuda_hermite *h,
+                                              const long long *idx, const double *val,
+                                              int count, void *stream)
+{
+    if (count > 0)
+        h_perturb<<<(count + HT - 1) / HT, HT, 0, (cudaStream_t)stream>>>(*h, idx, val, count);
     return (int)cudaGetLastError();
 }
 

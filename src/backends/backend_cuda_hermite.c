@@ -16,6 +16,9 @@ struct cuda_hermite {
     cudaGraph_t graph;
     enum gc_status (*body)(void *);  /* what the graph was recorded from */
     void *body_ctx;
+    long long *d_pidx;               /* the latest perturbations' bodies and values */
+    double *d_pval;
+    size_t pcap;                     /* perturbations they hold */
     int host_loop;                   /* 1: this driver cannot run the graph loop */
     int starting;                    /* 1 from init to the first selection: start-up passes */
 };
@@ -40,7 +43,8 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
     cudaStreamSynchronize(c->stream);
     free_graph(h);
     void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
-                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec};
+                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec,
+                      h->d.da, h->d.dj, h->d.dset, h->d_pidx, h->d_pval};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         cudaFree(arrays[k]);
     cudaFreeHost(h->hc);
@@ -448,6 +452,47 @@ enum gc_status gc_cuda_hermite_potential(struct cuda_ctx *c, double *w)
     return GC_OK;
 }
 
+/* The additions arrive on the host once per block step with groups (a host-driven loop):
+ * copied up, scattered into per-body slots, added by the correction. */
+static enum gc_status perturb(struct gc_backend *b, const int64_t *idx, const double *acc,
+                              const double *jerk, size_t count)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    const size_t n = (size_t)h->d.n;
+    for (size_t k = 0; k < count; k++)
+        if (idx[k] < 0 || (size_t)idx[k] >= n)
+            return GC_ERR_INVALID;
+    if (count == 0)
+        return GC_OK;
+    if (!h->d.dset) {
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d.da, 3 * n * sizeof(double)));
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d.dj, 3 * n * sizeof(double)));
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d.dset, n));
+        GC_CUDA_TRY(cudaMemsetAsync(h->d.dset, 0, n, c->stream));
+        free_graph(h); /* a recorded loop holds the kernels' arguments without them */
+    }
+    if (count > h->pcap) {
+        cudaFree(h->d_pidx);
+        cudaFree(h->d_pval);
+        h->d_pidx = NULL;
+        h->d_pval = NULL;
+        h->pcap = 0;
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d_pidx, count * sizeof(long long)));
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d_pval, 6 * count * sizeof(double)));
+        h->pcap = count;
+    }
+    /* From pageable memory: the copies have taken the data when they return. */
+    GC_CUDA_TRY(cudaMemcpyAsync(h->d_pidx, idx, count * sizeof(long long),
+                                cudaMemcpyHostToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(h->d_pval, acc, 3 * count * sizeof(double),
+                                cudaMemcpyHostToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(h->d_pval + 3 * count, jerk, 3 * count * sizeof(double),
+                                cudaMemcpyHostToDevice, c->stream));
+    LAUNCH(gc_cuda_hermite_launch_perturb(&h->d, h->d_pidx, h->d_pval, (int)count, c->stream));
+    return GC_OK;
+}
+
 const struct gc_backend_hermite gc_cuda_hermite_table = {
     .init = init,
     .begin = begin,
@@ -462,4 +507,5 @@ const struct gc_backend_hermite gc_cuda_hermite_table = {
     .pack = pack,
     .unpack = unpack,
     .repeat = repeat,
+    .perturb = perturb,
 };

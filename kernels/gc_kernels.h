@@ -129,6 +129,9 @@ int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t, fl
  * ctl->count, which the host reads. */
 int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
                                 struct gc_hermite_record *d_rec, void *stream);
+/* Every body's record, in body order, into d_rec[0..n). */
+int gc_cuda_hermite_launch_state(const struct gc_cuda_hermite *h,
+                                 struct gc_hermite_record *d_rec, void *stream);
 /* Records d_rec[0..count) into the state (bodies of other ranks). */
 int gc_cuda_hermite_launch_unpack(const struct gc_cuda_hermite *h,
                                   const struct gc_hermite_record *d_rec, int count,

@@ -613,23 +613,32 @@ static __global__ void __launch_bounds__(HT) h_potential(gc_cuda_hermite H, doub
 
 /* ---- exchange between ranks ---- */
 
+static __device__ gc_hermite_record record_of(const gc_cuda_hermite &H, int i)
+{
+    gc_hermite_record r;
+    r.i = i;
+    r.t = H.t[i];
+    r.level = H.level[i];
+    load3(H.x, i, r.x);
+    load3(H.v, i, r.v);
+    load3(H.a, i, r.a);
+    load3(H.j, i, r.j);
+    load3(H.s, i, r.s);
+    load3(H.c, i, r.c);
+    return r;
+}
+
 static __global__ void h_pack(gc_cuda_hermite H, gc_hermite_record *rec)
 {
     const int m = H.ctl->count;
-    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m; q += gridDim.x * blockDim.x) {
-        const int i = H.active[q];
-        gc_hermite_record r;
-        r.i = i;
-        r.t = H.t[i];
-        r.level = H.level[i];
-        load3(H.x, i, r.x);
-        load3(H.v, i, r.v);
-        load3(H.a, i, r.a);
-        load3(H.j, i, r.j);
-        load3(H.s, i, r.s);
-        load3(H.c, i, r.c);
-        rec[q] = r;
-    }
+    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m; q += gridDim.x * blockDim.x)
+        rec[q] = record_of(H, H.active[q]);
+}
+
+static __global__ void h_state(gc_cuda_hermite H, gc_hermite_record *rec)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < H.n; i += gridDim.x * blockDim.x)
+        rec[i] = record_of(H, i);
 }
 
 static __global__ void h_unpack(gc_cuda_hermite H, const gc_hermite_record *rec, int count)
@@ -656,6 +665,13 @@ extern "C" int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
                                            struct gc_hermite_record *d_rec, void *stream)
 {
     h_pack<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h, d_rec);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int gc_cuda_hermite_launch_state(const struct gc_cuda_hermite *h,
+                                            struct gc_hermite_record *d_rec, void *stream)
+{
+    h_state<<<h->grid, HT, 0, (cudaStream_t)stream>>>(*h, d_rec);
     return (int)cudaGetLastError();
 }
 

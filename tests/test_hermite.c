@@ -625,6 +625,52 @@ static void test_groups_gpu_vs_cpu(void)
     free(xc), free(xg), free(xp);
 }
 
+/* A run continued from its saved state (what a snapshot restart does: the state slot gives
+ * every body's record, the new run takes them) is the run itself, to the bit, on `name`. */
+static void test_restart(const char *name)
+{
+    const size_t n = 1024;
+    struct gc_backend *be = NULL;
+    struct gc_backend_options opt = {0};
+    struct gc_bodies b, mid = {0}, endA = {0}, endB = {0};
+    struct gc_sim a, c;
+    struct gc_sim_params p = params("hermite4", 1.0 / 256.0);
+    struct gc_hermite_record *rec = malloc(n * sizeof *rec);
+    opt.quiet = 1;
+    CHECK(rec != NULL);
+    CHECK(gc_backend_create(name, &opt, &be) == GC_OK);
+    CHECK(gc_model_plummer_build(n, 11, &b) == GC_OK);
+    CHECK(gc_bodies_alloc(&mid, n) == GC_OK && gc_bodies_alloc_f64(&mid) == GC_OK);
+    CHECK(gc_bodies_alloc(&endA, n) == GC_OK && gc_bodies_alloc_f64(&endA) == GC_OK);
+    CHECK(gc_bodies_alloc(&endB, n) == GC_OK && gc_bodies_alloc_f64(&endB) == GC_OK);
+    CHECK(gc_sim_init(&a, be, NULL, &b, &p) == GC_OK);
+    CHECK(gc_sim_has_state(&a));
+    CHECK(gc_sim_advance(&a, 0.3) == GC_OK);
+    CHECK(gc_sim_save_state(&a, rec) == GC_OK);
+    CHECK(gc_sim_download(&a, &mid) == GC_OK);
+    const struct gc_sim_restart r = {0.3, rec, n, gc_sim_scheme(&a)->name, p.eps,
+                                     gc_sim_scheme_params(&a)->eta,
+                                     gc_sim_scheme_params(&a)->dt_max};
+    CHECK(gc_sim_advance(&a, 0.6) == GC_OK);
+    CHECK(gc_sim_download(&a, &endA) == GC_OK);
+    gc_sim_free(&a);
+    CHECK(gc_sim_init_at(&c, be, NULL, &mid, &p, &r) == GC_OK);
+    CHECK(gc_sim_advance(&c, 0.6) == GC_OK);
+    CHECK(gc_sim_download(&c, &endB) == GC_OK);
+    gc_sim_free(&c);
+    const int same = memcmp(endA.pos64, endB.pos64, 3 * n * sizeof(double)) == 0 &&
+                     memcmp(endA.vel64, endB.vel64, 3 * n * sizeof(double)) == 0;
+    printf("%s: hermite4 Plummer N=%zu to t = 0.6, continued from its state at t = 0.3: %s\n",
+           name, n, same ? "the same bits" : "DIFFERENT");
+    CHECK(same);
+    free(rec);
+    gc_bodies_free(&b);
+    gc_bodies_free(&mid);
+    gc_bodies_free(&endA);
+    gc_bodies_free(&endB);
+    gc_backend_destroy(be);
+}
+
 int main(int argc, char **argv)
 {
     struct gc_backend *be = NULL;
@@ -681,5 +727,6 @@ int main(int argc, char **argv)
         test_gpu_vs_cpu("hermite6");
         test_groups_gpu_vs_cpu();
     }
+    test_restart(name);
     return CHECK_DONE();
 }

@@ -400,6 +400,22 @@ static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, 
     return GC_OK;
 }
 
+/* Every body's record to the host: snapshots that a run continues from, and the
+ * regularised groups, which are found and advanced on the host (once per block step there:
+ * n records, ~170 bytes each). */
+static enum gc_status state(struct gc_backend *b, struct gc_hermite_record *all)
+{
+    struct cuda_ctx *c = b->ctx;
+    struct cuda_hermite *h = c->herm;
+    if (!h->d_rec)
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d_rec, (size_t)h->d.n * sizeof *h->d_rec));
+    LAUNCH(gc_cuda_hermite_launch_state(&h->d, h->d_rec, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(all, h->d_rec, (size_t)h->d.n * sizeof *h->d_rec,
+                                cudaMemcpyDeviceToHost, c->stream));
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    return GC_OK;
+}
+
 static enum gc_status unpack(struct gc_backend *b, const struct gc_hermite_record *src,
                              size_t count)
 {
@@ -506,6 +522,7 @@ const struct gc_backend_hermite gc_cuda_hermite_table = {
     .derivs = derivs,
     .pack = pack,
     .unpack = unpack,
+    .state = state,
     .repeat = repeat,
     .perturb = perturb,
 };

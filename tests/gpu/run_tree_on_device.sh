@@ -184,7 +184,7 @@ if want groups; then
 step "regularised groups with the CUDA Hermite backend: Plummer with 10% primordial binaries against the plain sphere"
 for m in plummer plummer-binaries; do
     # shellcheck disable=SC2086
-    timeout -s KILL 240 "$B/galaxy" --model $m -n ${GN:-65536} --backend cuda --t-end ${GT:-0.001} \
+    timeout -s KILL 240 "$B/galaxy-bench" --model $m -n ${GN:-65536} --backend cuda --t-end ${GT:-0.001} \
         --report-every ${GT:-0.001} >"$T/groups-$m.log" 2>&1
     check "groups-$m" $?
     grep -E "block steps in|groups|^ +[0-9]+ +[0-9.]+ " "$T/groups-$m.log" | tail -n 4 |

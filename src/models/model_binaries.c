@@ -115,7 +115,9 @@ enum gc_status gc_model_plummer_binaries_build(size_t n, uint64_t seed, struct g
                               uniform(&g) * (log(GC_PRIMORDIAL_A_MAX) - log(GC_PRIMORDIAL_A_MIN));
             double e1[3], e2[3];
             random_frame(&g, e1, e2);
-            put_pair(out, i, 2.0 / (double)n, x, v, exp(la), e1, e2);
+            /* a ~ 1/n keeps the binding energy the same multiple of a star's kT */
+            put_pair(out, i, 2.0 / (double)n, x, v, exp(la) * (GC_PRIMORDIAL_N / (double)n), e1,
+                     e2);
             i += 2;
             made++;
         } else {

@@ -12,7 +12,7 @@
 # pairs at 81,920 and 2^20 against BENCHMARKS.md), hermite (bench/hermite_device.sh's
 # HSTAGES with this bundle's binaries, into $OUT/hermite/), energy (tools/tree_vs_allpairs at
 # 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr), groups (hermite4 with regularised
-# groups, Plummer with primordial binaries against the plain sphere, N = GN). Writes $OUT/tree-device.log,
+# groups, Plummer with primordial binaries against the plain sphere, N in GN). Writes $OUT/tree-device.log,
 # $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -182,13 +182,15 @@ fi
 
 if want groups; then
 step "regularised groups with the CUDA Hermite backend: Plummer with 10% primordial binaries against the plain sphere"
-for m in plummer plummer-binaries; do
-    # shellcheck disable=SC2086
-    timeout -s KILL 240 "$B/galaxy-bench" --model $m -n ${GN:-65536} --backend cuda --t-end ${GT:-0.001} \
-        --report-every ${GT:-0.001} >"$T/groups-$m.log" 2>&1
-    check "groups-$m" $?
-    grep -E "block steps in|groups|^ +[0-9]+ +[0-9.]+ " "$T/groups-$m.log" | tail -n 4 |
-        sed "s/^/$m: /" | tee -a "$OUT/results.txt"
+for n in ${GN:-16384 65536}; do
+    for m in plummer plummer-binaries; do
+        # shellcheck disable=SC2086
+        timeout -s KILL 200 "$B/galaxy-bench" --model $m -n $n --backend cuda --t-end ${GT:-0.001} \
+            --report-every ${GT:-0.001} >"$T/groups-$m-$n.log" 2>&1
+        check "groups-$m-$n" $?
+        grep -E "block steps in|groups|^ +[0-9]+ +[0-9.]+ " "$T/groups-$m-$n.log" | tail -n 3 |
+            sed "s/^/$m $n: /" | tee -a "$OUT/results.txt"
+    done
 done
 fi
 

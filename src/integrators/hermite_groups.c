@@ -361,33 +361,63 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
 
 /* Acceleration, jerk and snap of the fresh slots at tick t against every massive slot
  * predicted there (two passes: the snap needs the sources' accelerations), and a first
- * step from them (the start-up criterion), on a level whose steps t is a multiple of. */
+ * step from them (the start-up criterion), on a level whose steps t is a multiple of. Each
+ * pass predicts the sources once and sums the fresh slots in parallel into a buffer, which
+ * is written back after it (thousands of binaries formed at once, at N = 65,536, took
+ * seconds one slot after another). */
 static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
 {
     const double tt = (double)t * g->tick;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < g->n; i++) {
-            struct gc_hermite_record *r = &g->rec[i];
-            double acc[3] = {0, 0, 0}, jerk[3] = {0, 0, 0}, snap[3] = {0, 0, 0};
-            if (!g->fresh[i])
-                continue;
-            for (size_t s = 0; s < g->n; s++) {
-                double xs[3], vs[3], as[3], dx[3], dv[3], da[3];
+    const size_t n = g->n;
+    size_t nf = 0;
+    size_t *list = malloc(n * sizeof *list);
+    double *src = malloc(9 * n * sizeof *src), *out = NULL;
+    for (size_t i = 0; list && i < n; i++)
+        if (g->fresh[i])
+            list[nf++] = i;
+    out = list ? malloc((9 * nf + 1) * sizeof *out) : NULL;
+    if (!list || !src || !out) {
+        free(list);
+        free(src);
+        free(out);
+        gc_log_error("regularisation: out of memory for the derivatives of %zu bodies", n);
+        return GC_ERR_NOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t s = 0; s < n; s++)
+            if (g->hm[s] > 0.0)
+                gc_hermite_groups_predict(g, (int)s, tt, &src[9 * s], &src[9 * s + 3],
+                                          &src[9 * s + 6]);
+#pragma omp parallel for schedule(dynamic, 16) if (nf > 16)
+        for (long q = 0; q < (long)nf; q++) {
+            const size_t i = list[q];
+            const struct gc_hermite_record *r = &g->rec[i];
+            double *acc = &out[9 * q], *jerk = acc + 3, *snap = acc + 6;
+            for (int d = 0; d < 9; d++)
+                acc[d] = 0.0;
+            for (size_t s = 0; s < n; s++) {
+                double dx[3], dv[3], da[3];
                 if (s == i || !(g->hm[s] > 0.0))
                     continue;
-                gc_hermite_groups_predict(g, (int)s, tt, xs, vs, as);
                 for (int d = 0; d < 3; d++) {
-                    dx[d] = xs[d] - r->x[d];
-                    dv[d] = vs[d] - r->v[d];
-                    da[d] = as[d] - r->a[d];
+                    dx[d] = src[9 * s + d] - r->x[d];
+                    dv[d] = src[9 * s + 3 + d] - r->v[d];
+                    da[d] = src[9 * s + 6 + d] - r->a[d];
                 }
                 gc_hermite_pair(dx, dv, da, g->hm[s], g->eps2, acc, jerk, pass ? snap : NULL);
             }
-            memcpy(r->a, acc, sizeof acc);
-            memcpy(r->j, jerk, sizeof jerk);
-            memcpy(r->s, snap, sizeof snap);
+        }
+        for (size_t q = 0; q < nf; q++) {
+            struct gc_hermite_record *r = &g->rec[list[q]];
+            memcpy(r->a, &out[9 * q], 3 * sizeof(double));
+            memcpy(r->j, &out[9 * q + 3], 3 * sizeof(double));
+            memcpy(r->s, &out[9 * q + 6], 3 * sizeof(double));
             memset(r->c, 0, sizeof r->c);
         }
+    }
+    free(list);
+    free(src);
+    free(out);
     for (size_t i = 0; i < g->n; i++) {
         struct gc_hermite_record *r = &g->rec[i];
         int lv;

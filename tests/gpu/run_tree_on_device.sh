@@ -183,13 +183,14 @@ fi
 if want groups; then
 step "regularised groups with the CUDA Hermite backend: Plummer with 10% primordial binaries against the plain sphere"
 for n in ${GN:-16384 65536}; do
-    for m in plummer plummer-binaries; do
-        # shellcheck disable=SC2086
-        timeout -s KILL 200 "$B/galaxy-bench" --model $m -n $n --backend cuda --t-end ${GT:-0.001} \
-            --report-every ${GT:-0.001} >"$T/groups-$m-$n.log" 2>&1
-        check "groups-$m-$n" $?
-        grep -E "block steps in|groups|^ +[0-9]+ +[0-9.]+ " "$T/groups-$m-$n.log" | tail -n 3 |
-            sed "s/^/$m $n: /" | tee -a "$OUT/results.txt"
+    for t in ${GT:-0.001}; do
+        for m in plummer plummer-binaries; do
+            timeout -s KILL 200 "$B/galaxy-bench" --model $m -n "$n" --backend cuda --t-end "$t" \
+                --report-every "$t" >"$T/groups-$m-$n-$t.log" 2>&1
+            check "groups-$m-$n-t$t" $?
+            grep -E "block steps in|groups|^ +[0-9]+ +[0-9.]+ " "$T/groups-$m-$n-$t.log" |
+                tail -n 3 | sed "s/^/$m $n: /" | tee -a "$OUT/results.txt"
+        done
     done
 done
 fi

@@ -58,7 +58,7 @@ for t in "test_tree cuda" "test_backend_cuda" "test_backend_cuda dubinski" "test
     timeout -s KILL 240 "$B"/$t >"$T/$name.log" 2>&1
     rc=$?
     check "$name" $rc
-    grep -E "GPU vs CPU|N  *[0-9]+ theta|forces|potential|largest|CHECK|failed|block steps" \
+    grep -E "GPU vs CPU|N  *[0-9]+ theta|forces|potential|largest|CHECK|failed|block steps|continued" \
         "$T/$name.log" | head -n 30
 done
 fi

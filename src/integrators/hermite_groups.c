@@ -363,8 +363,7 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
  * predicted there (two passes: the snap needs the sources' accelerations), and a first
  * step from them (the start-up criterion), on a level whose steps t is a multiple of. Each
  * pass predicts the sources once and sums the fresh slots in parallel into a buffer, which
- * is written back after it (thousands of binaries formed at once, at N = 65,536, took
- * seconds one slot after another). */
+ * is written back after it: the same sums in the same order for any number of threads. */
 static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
 {
     const double tt = (double)t * g->tick;

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hermite_formulas.h"
 #include "hermite_groups_impl.h"
@@ -91,13 +92,13 @@ static int coupled(const struct gc_hermite_groups *g, int a, int b)
 
 enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f)
 {
-    int64_t t_next = INT64_MAX, *idx;
+    int64_t t_next = INT64_MAX, *idx = NULL;
     size_t na = 0, nc = 0;
-    double *acc, *jerk, tt;
+    double *acc = NULL, *jerk = NULL, tt;
+    unsigned char *need = NULL, *hit = NULL;
     int failed = 0;
     long nsync = 0;
     enum gc_status st = GC_OK;
-    struct side *P = NULL, *S = NULL;
     if (gc_hermite_groups_count(g) == 0)
         return GC_OK;
     for (size_t i = 0; i < g->n; i++)
@@ -107,54 +108,86 @@ enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struc
     for (size_t i = 0; i < g->n; i++)
         if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) == t_next)
             g->units[na++] = (int)i;
-    /* every group coupled to a body of the block is brought to the block's time */
-    for (size_t k = 0; k < g->ngroups; k++) {
-        int need = 0;
-        for (size_t q = 0; g->groups[k].alive && !need && q < na; q++)
-            need = g->units[q] == g->groups[k].cm ||
-                   coupled(g, g->units[q], g->groups[k].cm);
-        if (need)
-            g->parent[nsync++] = (int)k;
-    }
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nsync > 1)
-    for (long q = 0; q < nsync; q++)
-        failed |= gc_hermite_groups_advance(g, &g->groups[g->parent[q]], tt) != GC_OK;
-    if (failed)
-        return GC_ERR_INVALID;
-    for (long q = 0; q < nsync; q++)
-        gc_hermite_groups_update_reach(g, &g->groups[g->parent[q]]);
-    idx = malloc(na * sizeof *idx);
-    acc = calloc(3 * na, sizeof *acc);
-    jerk = calloc(3 * na, sizeof *jerk);
-    P = malloc(sizeof *P);
-    S = malloc(sizeof *S);
-    if (!idx || !acc || !jerk || !P || !S) {
+    /* every group coupled to a body of the block is brought to the block's time (the
+     * searches in parallel, the list in group order) */
+    need = malloc(g->ngroups + 1);
+    hit = malloc(na + 1);
+    if (!need || !hit) {
         st = GC_ERR_NOMEM;
         goto out;
     }
-    for (size_t q = 0; q < na; q++) {
-        const int p = g->units[q], own = g->group_of[p];
-        int any = 0;
-        side_of(g, p, tt, P);
-        if (own >= 0) { /* a centre: every slot may be within its reach */
-            for (size_t s = 0; s < g->n; s++)
-                if ((int)s != p && g->hm[s] > 0.0 && coupled(g, p, (int)s)) {
-                    side_of(g, (int)s, tt, S);
-                    correction(P, S, &acc[3 * nc], &jerk[3 * nc]);
-                    any = 1;
-                }
-        } else { /* a body: only groups can be coupled to it */
-            for (size_t k = 0; k < g->ngroups; k++) {
-                const struct group *gr = &g->groups[k];
-                if (gr->alive && coupled(g, p, gr->cm)) {
-                    side_of(g, gr->cm, tt, S);
-                    correction(P, S, &acc[3 * nc], &jerk[3 * nc]);
-                    any = 1;
+#pragma omp parallel for schedule(dynamic, 16) if (g->ngroups * na > 4096)
+    for (long k = 0; k < (long)g->ngroups; k++) {
+        int nd = 0;
+        for (size_t q = 0; g->groups[k].alive && !nd && q < na; q++)
+            nd = g->units[q] == g->groups[k].cm || coupled(g, g->units[q], g->groups[k].cm);
+        need[k] = (unsigned char)nd;
+    }
+    for (size_t k = 0; k < g->ngroups; k++)
+        if (need[k])
+            g->parent[nsync++] = (int)k;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nsync > 1)
+    for (long q = 0; q < nsync; q++)
+        failed |= gc_hermite_groups_advance(g, &g->groups[g->parent[q]], tt) != GC_OK;
+    if (failed) {
+        st = GC_ERR_INVALID;
+        goto out;
+    }
+    for (long q = 0; q < nsync; q++)
+        gc_hermite_groups_update_reach(g, &g->groups[g->parent[q]]);
+    idx = malloc((na + 1) * sizeof *idx);
+    acc = calloc(3 * na + 1, sizeof *acc);
+    jerk = calloc(3 * na + 1, sizeof *jerk);
+    if (!idx || !acc || !jerk) {
+        st = GC_ERR_NOMEM;
+        goto out;
+    }
+    /* each unit's corrections in parallel (each writes only its own row), then the rows
+     * with any kept in unit order */
+#pragma omp parallel if (na > 1)
+    {
+        struct side *P = malloc(sizeof *P), *S = malloc(sizeof *S);
+#pragma omp for schedule(dynamic, 16)
+        for (long q = 0; q < (long)na; q++) {
+            const int p = g->units[q], own = g->group_of[p];
+            int any = 0;
+            if (!P || !S) {
+                hit[q] = 2; /* out of memory */
+                continue;
+            }
+            side_of(g, p, tt, P);
+            if (own >= 0) { /* a centre: every slot may be within its reach */
+                for (size_t s = 0; s < g->n; s++)
+                    if ((int)s != p && g->hm[s] > 0.0 && coupled(g, p, (int)s)) {
+                        side_of(g, (int)s, tt, S);
+                        correction(P, S, &acc[3 * q], &jerk[3 * q]);
+                        any = 1;
+                    }
+            } else { /* a body: only groups can be coupled to it */
+                for (size_t k = 0; k < g->ngroups; k++) {
+                    const struct group *gr = &g->groups[k];
+                    if (gr->alive && coupled(g, p, gr->cm)) {
+                        side_of(g, gr->cm, tt, S);
+                        correction(P, S, &acc[3 * q], &jerk[3 * q]);
+                        any = 1;
+                    }
                 }
             }
+            hit[q] = (unsigned char)any;
         }
-        if (any)
-            idx[nc++] = p;
+        free(P);
+        free(S);
+    }
+    for (size_t q = 0; q < na; q++) {
+        if (hit[q] == 2) {
+            st = GC_ERR_NOMEM;
+            goto out;
+        }
+        if (!hit[q])
+            continue;
+        memmove(&acc[3 * nc], &acc[3 * q], 3 * sizeof *acc);
+        memmove(&jerk[3 * nc], &jerk[3 * q], 3 * sizeof *jerk);
+        idx[nc++] = g->units[q];
     }
     st = gc_backend_hermite_perturb(f->backend, idx, acc, jerk, nc);
     if (st == GC_ERR_UNSUPPORTED)
@@ -163,7 +196,7 @@ out:
     free(idx);
     free(acc);
     free(jerk);
-    free(P);
-    free(S);
+    free(need);
+    free(hit);
     return st;
 }

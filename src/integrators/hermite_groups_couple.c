@@ -116,7 +116,7 @@ enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struc
         st = GC_ERR_NOMEM;
         goto out;
     }
-#pragma omp parallel for schedule(dynamic, 16) if (g->ngroups * na > 4096)
+#pragma omp parallel for schedule(dynamic, 16) if (g->ngroups * na > 65536)
     for (long k = 0; k < (long)g->ngroups; k++) {
         int nd = 0;
         for (size_t q = 0; g->groups[k].alive && !nd && q < na; q++)
@@ -144,7 +144,7 @@ enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struc
     }
     /* each unit's corrections in parallel (each writes only its own row), then the rows
      * with any kept in unit order */
-#pragma omp parallel if (na > 1)
+#pragma omp parallel if (na * g->ngroups > 65536)
     {
         struct side *P = malloc(sizeof *P), *S = malloc(sizeof *S);
 #pragma omp for schedule(dynamic, 16)

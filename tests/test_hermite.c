@@ -480,6 +480,28 @@ static struct gc_backend *host_loop_wrap(struct host_loop *w, const struct gc_ba
     return &w->b;
 }
 
+/* The run's block steps and final positions (3n doubles, caller frees); frees the run, its
+ * initial bodies and the backend. */
+static double *end_run(struct gc_sim *sim, struct gc_bodies *b, struct gc_backend *real,
+                       uint64_t *blocks)
+{
+    const size_t n = b->n;
+    struct gc_bodies out = {0};
+    struct gc_integrator_stats st;
+    double *x = malloc(3 * n * sizeof *x);
+    gc_sim_stats(sim, &st);
+    *blocks = st.steps;
+    CHECK(x != NULL);
+    CHECK(gc_bodies_alloc(&out, n) == GC_OK && gc_bodies_alloc_f64(&out) == GC_OK);
+    CHECK(gc_sim_download(sim, &out) == GC_OK);
+    memcpy(x, out.pos64, 3 * n * sizeof *x);
+    gc_sim_free(sim);
+    gc_bodies_free(b);
+    gc_bodies_free(&out);
+    gc_backend_destroy(real);
+    return x;
+}
+
 /* Plummer sphere of n bodies advanced to t on backend `name` (its block-step loop on the
  * host when host_loop); returns the positions (3n doubles, caller frees) and the block-step
  * count. */
@@ -488,12 +510,11 @@ static double *advance_plummer(const char *name, const char *integrator, size_t 
 {
     struct gc_backend *real = NULL, *be;
     struct gc_backend_options opt = {0};
-    struct gc_bodies b, out = {0};
+    struct gc_bodies b;
     struct gc_sim sim;
     struct gc_sim_params p = params(integrator, 1.0 / 256.0);
-    struct gc_integrator_stats st;
     struct host_loop wrap;
-    double *x = NULL, t0;
+    double t0;
     opt.quiet = 1;
     CHECK(gc_backend_create(name, &opt, &real) == GC_OK);
     be = host_loop ? host_loop_wrap(&wrap, real, 0) : real;
@@ -504,17 +525,7 @@ static double *advance_plummer(const char *name, const char *integrator, size_t 
     CHECK(gc_sim_advance(&sim, t) == GC_OK);
     CHECK(gc_backend_sync(be) == GC_OK);
     *seconds = test_now() - t0;
-    gc_sim_stats(&sim, &st);
-    *blocks = st.steps;
-    CHECK(gc_bodies_alloc(&out, n) == GC_OK && gc_bodies_alloc_f64(&out) == GC_OK);
-    CHECK(gc_sim_download(&sim, &out) == GC_OK);
-    x = malloc(3 * n * sizeof *x);
-    memcpy(x, out.pos64, 3 * n * sizeof *x);
-    gc_sim_free(&sim);
-    gc_bodies_free(&b);
-    gc_bodies_free(&out);
-    gc_backend_destroy(real);
-    return x;
+    return end_run(&sim, &b, real, blocks);
 }
 
 /* A scheme that needs double forces refuses to start with the mixed pass. */
@@ -570,12 +581,10 @@ static double *advance_binaries(const char *name, int drop_perturb, size_t n, do
 {
     struct gc_backend *real = NULL, *be;
     struct gc_backend_options opt = {0};
-    struct gc_bodies b, out = {0};
+    struct gc_bodies b;
     struct gc_sim sim;
     struct gc_sim_params p = params("hermite4", 0.0);
-    struct gc_integrator_stats st;
     struct host_loop wrap;
-    double *x;
     p.regularize = "auto";
     opt.quiet = 1;
     CHECK(gc_backend_create(name, &opt, &real) == GC_OK);
@@ -583,17 +592,7 @@ static double *advance_binaries(const char *name, int drop_perturb, size_t n, do
     CHECK(gc_model_plummer_binaries_build(n, 5, &b) == GC_OK);
     CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
     CHECK(gc_sim_advance(&sim, t) == GC_OK);
-    gc_sim_stats(&sim, &st);
-    *blocks = st.steps;
-    CHECK(gc_bodies_alloc(&out, n) == GC_OK && gc_bodies_alloc_f64(&out) == GC_OK);
-    CHECK(gc_sim_download(&sim, &out) == GC_OK);
-    x = malloc(3 * n * sizeof *x);
-    memcpy(x, out.pos64, 3 * n * sizeof *x);
-    gc_sim_free(&sim);
-    gc_bodies_free(&b);
-    gc_bodies_free(&out);
-    gc_backend_destroy(real);
-    return x;
+    return end_run(&sim, &b, real, blocks);
 }
 
 /* Regularised groups on the GPU: through the perturb slot a group's members act on the

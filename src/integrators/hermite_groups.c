@@ -3,7 +3,6 @@
 #include "hermite_groups.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,15 +174,9 @@ static void set_body(struct gc_hermite_groups *g, int s, int64_t t, const double
     g->fresh[s] = 1;
 }
 
-static int by_slot(const void *a, const void *b)
-{
-    const int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* A group of the k bodies in slots sl (states x, v at tick t). */
-static enum gc_status form(struct gc_hermite_groups *g, int k, int *sl, const double *x,
-                           const double *v, int64_t t)
+enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *sl,
+                                      const double *x, const double *v, int64_t t)
 {
     struct group *gr = new_group(g);
     double mm[GC_AR_MAX_BODIES], cx[3] = {0, 0, 0}, cv[3] = {0, 0, 0}, mt = 0.0;
@@ -222,7 +215,7 @@ static enum gc_status form(struct gc_hermite_groups *g, int k, int *sl, const do
     return GC_OK;
 }
 
-static void drop(struct gc_hermite_groups *g, struct group *gr)
+void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr)
 {
     for (int q = 0; q < gr->k; q++)
         g->group_of[gr->slot[q]] = -1;
@@ -230,13 +223,6 @@ static void drop(struct gc_hermite_groups *g, struct group *gr)
     gc_ar_destroy(gr->ar);
     memset(gr, 0, sizeof *gr);
     g->dissolved++;
-}
-
-static int root(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
 }
 
 /* Each part's mean square radius about its centre (ps, at roots of par), at least what
@@ -252,9 +238,9 @@ static void part_sizes(const struct gc_hermite_groups *g, const struct group *gr
     memset(mm, 0, sizeof mm);
     for (int a = 0; a < k; a++)
         for (int d = 0; d < 3; d++)
-            pv[root(par, a)][d] += g->m[gr->slot[a]] * v[3 * a + d] / pm[root(par, a)];
+            pv[gc_hermite_groups_root(par, a)][d] += g->m[gr->slot[a]] * v[3 * a + d] / pm[gc_hermite_groups_root(par, a)];
     for (int a = 0; a < k; a++) {
-        const int r = root(par, a);
+        const int r = gc_hermite_groups_root(par, a);
         const double ma = g->m[gr->slot[a]];
         for (int d = 0; d < 3; d++) {
             ps[r] += ma * (x[3 * a + d] - pc[r][d]) * (x[3 * a + d] - pc[r][d]) / pm[r];
@@ -262,7 +248,7 @@ static void part_sizes(const struct gc_hermite_groups *g, const struct group *gr
         }
         for (int b = a + 1; b < k; b++) {
             double d2 = 0.0;
-            if (root(par, b) != r)
+            if (gc_hermite_groups_root(par, b) != r)
                 continue;
             for (int d = 0; d < 3; d++)
                 d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
@@ -271,7 +257,7 @@ static void part_sizes(const struct gc_hermite_groups *g, const struct group *gr
         }
     }
     for (int r = 0; r < k; r++)
-        if (root(par, r) == r && en[r] < 0.0) {
+        if (gc_hermite_groups_root(par, r) == r && en[r] < 0.0) {
             const double a = mm[r] / (2.0 * -en[r]);
             ps[r] = fmax(ps[r], 4.0 * a * a * mm[r] / (pm[r] * pm[r]));
         }
@@ -296,13 +282,13 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
             for (int d = 0; d < 3; d++)
                 d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
             if (d2 < link * link)
-                par[root(par, a)] = root(par, b);
+                par[gc_hermite_groups_root(par, a)] = gc_hermite_groups_root(par, b);
         }
     memset(pm, 0, sizeof pm);
     memset(pc, 0, sizeof pc);
     memset(ps, 0, sizeof ps);
     for (int a = 0; a < k; a++) {
-        const int r = root(par, a);
+        const int r = gc_hermite_groups_root(par, a);
         roots += r == a;
         pm[r] += g->m[gr->slot[a]];
         for (int d = 0; d < 3; d++)
@@ -311,7 +297,7 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
     if (roots < 2)
         return GC_OK;
     for (int a = 0; a < k; a++)
-        if (root(par, a) == a)
+        if (gc_hermite_groups_root(par, a) == a)
             for (int d = 0; d < 3; d++)
                 pc[a][d] /= pm[a];
     part_sizes(g, gr, k, par, x, v, pm, pc, ps);
@@ -319,7 +305,7 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
     for (int a = 0; a < k; a++)
         for (int b = a + 1; b < k; b++) {
             double d2 = 0.0, d;
-            if (root(par, a) != a || root(par, b) != b)
+            if (gc_hermite_groups_root(par, a) != a || gc_hermite_groups_root(par, b) != b)
                 continue;
             for (int c = 0; c < 3; c++)
                 d2 += (pc[a][c] - pc[b][c]) * (pc[a][c] - pc[b][c]);
@@ -341,10 +327,10 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
         for (int r = 0; r < k && st == GC_OK; r++) {
             double px[3 * GC_AR_MAX_BODIES], pv[3 * GC_AR_MAX_BODIES];
             int np = 0;
-            if (root(par, r) != r)
+            if (gc_hermite_groups_root(par, r) != r)
                 continue;
             for (int a = 0; a < k; a++)
-                if (root(par, a) == r) {
+                if (gc_hermite_groups_root(par, a) == r) {
                     sl[np] = slots[a];
                     memcpy(&px[3 * np], &x[3 * a], 3 * sizeof *px);
                     memcpy(&pv[3 * np], &v[3 * a], 3 * sizeof *pv);
@@ -353,7 +339,7 @@ static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr,
             if (np == 1)
                 set_body(g, sl[0], t, px, pv, g->m[sl[0]]);
             else
-                st = form(g, np, sl, px, pv, t);
+                st = gc_hermite_groups_form(g, np, sl, px, pv, t);
         }
     }
     return st;
@@ -459,183 +445,6 @@ static enum gc_status rebuild(struct gc_hermite_groups *g, struct gc_force *f,
     return st != GC_OK ? st : gc_backend_hermite_unpack(f->backend, g->rec, g->n);
 }
 
-/* Joins the parts of a and b; the smaller index becomes the root, so the parts and their
- * roots do not depend on the order in which pairs are found. */
-static void unite(int *parent, int a, int b)
-{
-    a = root(parent, a);
-    b = root(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
-struct cell_key {
-    uint64_t key;
-    int u; /* the unit */
-};
-
-static int by_cell(const void *pa, const void *pb)
-{
-    const struct cell_key *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->u > b->u) - (a->u < b->u);
-}
-
-/* A cell coordinate of the grid, bounded so that far or non-finite positions still map. */
-static int64_t cell_of(double x, double h)
-{
-    const double q = floor(x / h);
-    return q > -1e15 && q < 1e15 ? (int64_t)q : (int64_t)1e15;
-}
-
-static uint64_t cell_hash(int64_t ix, int64_t iy, int64_t iz)
-{
-    uint64_t k = (uint64_t)ix * 0x9e3779b97f4a7c15ull;
-    k ^= (uint64_t)iy * 0xc2b2ae3d27d4eb4full + (k << 6) + (k >> 2);
-    k ^= (uint64_t)iz * 0x165667b19e3779f9ull + (k << 6) + (k >> 2);
-    return k;
-}
-
-/* Whether units a and b of the block are close enough to be one group. */
-static int linked(const struct gc_hermite_groups *g, int a, int b)
-{
-    const double r2max = g->radius * g->radius;
-    const double *xa = g->rec[g->units[a]].x, *xb = g->rec[g->units[b]].x;
-    const double d2 = (xa[0] - xb[0]) * (xa[0] - xb[0]) + (xa[1] - xb[1]) * (xa[1] - xb[1]) +
-                      (xa[2] - xb[2]) * (xa[2] - xb[2]);
-    const int ga = g->group_of[g->units[a]], gb = g->group_of[g->units[b]];
-    const double dm = ga >= 0 && gb >= 0
-                          ? fmin(GC_GROUP_MERGE_SIZES * (g->groups[ga].size + g->groups[gb].size),
-                                 GC_GROUP_MERGE_RADII * g->radius)
-                          : 0.0;
-    return d2 < r2max || d2 < dm * dm;
-}
-
-/* The union-find of the block's nu units over every linked pair. Pairs lie within
- * max(1, GC_GROUP_MERGE_RADII) radii, so each unit is tested against the units of its own
- * and the 26 neighbouring cells of a grid that wide (cells hashed, the units sorted by
- * hash): O(nu log nu) for a block of all n bodies, where testing every pair took seconds
- * at n = 65,536. */
-static enum gc_status link_units(struct gc_hermite_groups *g, size_t nu)
-{
-    const double h = g->radius * fmax(1.0, GC_GROUP_MERGE_RADII) * (1.0 + 1e-9);
-    struct cell_key *ck = malloc(nu * sizeof *ck);
-    if (!ck)
-        return GC_ERR_NOMEM;
-    for (size_t a = 0; a < nu; a++) {
-        const double *x = g->rec[g->units[a]].x;
-        ck[a].key = cell_hash(cell_of(x[0], h), cell_of(x[1], h), cell_of(x[2], h));
-        ck[a].u = (int)a;
-    }
-    qsort(ck, nu, sizeof *ck, by_cell);
-    for (size_t a = 0; a < nu; a++) {
-        const double *x = g->rec[g->units[a]].x;
-        const int64_t c[3] = {cell_of(x[0], h), cell_of(x[1], h), cell_of(x[2], h)};
-        for (int o = 0; o < 27; o++) {
-            const uint64_t key = cell_hash(c[0] + o % 3 - 1, c[1] + o / 3 % 3 - 1,
-                                           c[2] + o / 9 - 1);
-            size_t lo = 0, hi = nu;
-            while (lo < hi) { /* the first unit of the cell */
-                const size_t mid = lo + (hi - lo) / 2;
-                if (ck[mid].key < key)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (size_t q = lo; q < nu && ck[q].key == key; q++)
-                if ((size_t)ck[q].u > a && linked(g, (int)a, ck[q].u))
-                    unite(g->parent, (int)a, ck[q].u);
-        }
-    }
-    free(ck);
-    return GC_OK;
-}
-
-/* Bodies of the block (tick t) closer than the radius, joined transitively, become one
- * group with the members of any group among them. */
-static enum gc_status merge(struct gc_hermite_groups *g, int64_t t, int *changed)
-{
-    size_t nu = 0;
-    int *head = NULL, *next = NULL;
-    enum gc_status st = GC_OK;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->rec[i].t == t && g->hm[i] > 0.0) {
-            g->parent[nu] = (int)nu;
-            g->units[nu++] = (int)i;
-        }
-    if (nu < 2)
-        return GC_OK;
-    st = link_units(g, nu);
-    head = malloc(nu * sizeof *head);
-    next = malloc(nu * sizeof *next);
-    if (st != GC_OK || !head || !next) {
-        free(head);
-        free(next);
-        gc_log_error("regularisation: out of memory for a block of %zu bodies", nu);
-        return GC_ERR_NOMEM;
-    }
-    /* each part's units in ascending order, listed from its root (its smallest unit) */
-    for (size_t a = 0; a < nu; a++)
-        head[a] = -1;
-    for (size_t b = nu; b-- > 0;) {
-        const int r = root(g->parent, (int)b);
-        next[b] = head[r];
-        head[r] = (int)b;
-    }
-    for (size_t a = 0; a < nu && st == GC_OK; a++) {
-        int sl[GC_AR_MAX_BODIES], k = 0, units = 0, fits = 1;
-        double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES];
-        if (head[a] != (int)a || next[a] < 0)
-            continue; /* not a root, or a part of one unit */
-        for (int b = head[a]; b >= 0; b = next[b]) {
-            const int u = g->units[b], grp = g->group_of[u];
-            units++;
-            fits &= k + (grp >= 0 ? g->groups[grp].k : 1) <= GC_AR_MAX_BODIES;
-            if (!fits)
-                break;
-            if (grp >= 0) {
-                const struct group *gr = &g->groups[grp];
-                gc_hermite_groups_members(g, gr, &x[3 * k], &v[3 * k]);
-                memcpy(&sl[k], gr->slot, (size_t)gr->k * sizeof *sl);
-                k += gr->k;
-            } else {
-                memcpy(&x[3 * k], g->rec[u].x, 3 * sizeof *x);
-                memcpy(&v[3 * k], g->rec[u].v, 3 * sizeof *v);
-                sl[k++] = u;
-            }
-        }
-        if (units < 2 || !fits)
-            continue;
-        for (int b = head[a]; b >= 0; b = next[b]) {
-            const int grp = g->group_of[g->units[b]];
-            if (grp >= 0)
-                drop(g, &g->groups[grp]);
-        }
-        {
-            /* members in slot order: the same group, whatever order they were found in */
-            int idx[GC_AR_MAX_BODIES], s2[GC_AR_MAX_BODIES];
-            double x2[3 * GC_AR_MAX_BODIES], v2[3 * GC_AR_MAX_BODIES];
-            for (int q = 0; q < k; q++)
-                idx[q] = sl[q] * GC_AR_MAX_BODIES + q;
-            qsort(idx, (size_t)k, sizeof *idx, by_slot);
-            for (int q = 0; q < k; q++) {
-                const int o = idx[q] % GC_AR_MAX_BODIES;
-                s2[q] = sl[o];
-                memcpy(&x2[3 * q], &x[3 * o], 3 * sizeof *x2);
-                memcpy(&v2[3 * q], &v[3 * o], 3 * sizeof *v2);
-            }
-            st = form(g, k, s2, x2, v2, t);
-        }
-        *changed = 1;
-    }
-    free(head);
-    free(next);
-    return st;
-}
-
 /* Splits, merges and the rebuild at tick t, after the groups due then were advanced. */
 static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
                               const struct gc_hermite_config *cfg, int64_t t)
@@ -650,7 +459,7 @@ static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
         changed |= g->dissolved != before;
     }
     if (st == GC_OK)
-        st = merge(g, t, &changed);
+        st = gc_hermite_groups_merge(g, t, &changed);
     if (st == GC_OK && changed)
         st = fresh_derivatives(g, t);
     if (st == GC_OK && changed)

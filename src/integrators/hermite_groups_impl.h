@@ -55,4 +55,15 @@ int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group
 /* gr's reach from its present size (hermite_groups.h, GC_GROUP_TIDE_GAMMA). */
 void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr);
 
+/* A group of the k bodies in slots sl (states x, v at tick t), and a group given up (its
+ * members' slots become free of it). */
+enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *sl,
+                                      const double *x, const double *v, int64_t t);
+void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr);
+/* The root of i's part in a union-find (halving the paths on the way). */
+int gc_hermite_groups_root(int *parent, int i);
+/* Bodies of the block (tick t) closer than the radius, joined transitively, become one
+ * group with the members of any group among them; *changed set when any formed. */
+enum gc_status gc_hermite_groups_merge(struct gc_hermite_groups *g, int64_t t, int *changed);
+
 #endif

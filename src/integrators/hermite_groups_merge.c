@@ -15,7 +15,6 @@ int gc_hermite_groups_root(int *parent, int i)
     return i;
 }
 
-
 static int by_slot(const void *a, const void *b)
 {
     const int x = *(const int *)a, y = *(const int *)b;
@@ -36,7 +35,8 @@ static void unite(int *parent, int a, int b)
 
 struct cell_key {
     uint64_t key;
-    int u; /* the unit */
+    int64_t c[3]; /* the cell's coordinates */
+    int u;        /* the unit */
 };
 
 static int by_cell(const void *pa, const void *pb)
@@ -90,13 +90,16 @@ static enum gc_status link_units(struct gc_hermite_groups *g, size_t nu)
         return GC_ERR_NOMEM;
     for (size_t a = 0; a < nu; a++) {
         const double *x = g->rec[g->units[a]].x;
-        ck[a].key = cell_hash(cell_of(x[0], h), cell_of(x[1], h), cell_of(x[2], h));
+        for (int d = 0; d < 3; d++)
+            ck[a].c[d] = cell_of(x[d], h);
+        ck[a].key = cell_hash(ck[a].c[0], ck[a].c[1], ck[a].c[2]);
         ck[a].u = (int)a;
     }
     qsort(ck, nu, sizeof *ck, by_cell);
-    for (size_t a = 0; a < nu; a++) {
-        const double *x = g->rec[g->units[a]].x;
-        const int64_t c[3] = {cell_of(x[0], h), cell_of(x[1], h), cell_of(x[2], h)};
+    /* in sorted order; the parts do not depend on the order (unite) */
+    for (size_t i = 0; i < nu; i++) {
+        const size_t a = (size_t)ck[i].u;
+        const int64_t *c = ck[i].c;
         for (int o = 0; o < 27; o++) {
             const uint64_t key = cell_hash(c[0] + o % 3 - 1, c[1] + o / 3 % 3 - 1,
                                            c[2] + o / 9 - 1);

@@ -21,7 +21,7 @@
 struct gc_ar {
     size_t n, nl;          /* bodies, chain links (n - 1) */
     size_t dim;            /* state length: 3 nl links, 3 nl link velocities, t, B */
-    double *m, mtot;
+    double *m, mtot, inv_mtot;
     int *order;            /* chain position -> body */
     double *y;             /* the state: X[3 nl], W[3 nl], t, B */
     double ds;             /* next step in the regularised time s */
@@ -39,17 +39,45 @@ struct gc_ar {
  * the chain at 0, each next one a link further, then the mass-weighted mean removed. */
 static void from_chain(const struct gc_ar *g, const double *X, double *q)
 {
-    double c[3] = {0, 0, 0};
-    memset(&q[3 * g->order[0]], 0, 3 * sizeof *q);
+    double p[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    const int *o = g->order;
+    memset(&q[3 * o[0]], 0, 3 * sizeof *q);
+    for (size_t k = 0; k < g->nl; k++) {
+        double *qb = &q[3 * o[k + 1]];
+        for (int d = 0; d < 3; d++) {
+            qb[d] = p[d] += X[3 * k + d];
+            c[d] += g->m[o[k + 1]] * p[d];
+        }
+    }
+    for (int d = 0; d < 3; d++)
+        c[d] *= g->inv_mtot;
+    for (size_t i = 0; i < g->n; i++)
+        for (int d = 0; d < 3; d++)
+            q[3 * i + d] -= c[d];
+}
+
+/* Kinetic energy from the chain's link velocities, without writing the body velocities:
+ * each body's velocity relative to the chain's first body, less the centre of mass's. */
+static double kinetic_chain(const struct gc_ar *g, const double *W)
+{
+    double p[3] = {0, 0, 0}, c[3] = {0, 0, 0}, t;
+    const int *o = g->order;
     for (size_t k = 0; k < g->nl; k++)
         for (int d = 0; d < 3; d++)
-            q[3 * g->order[k + 1] + d] = q[3 * g->order[k] + d] + X[3 * k + d];
-    for (size_t i = 0; i < g->n; i++)
-        for (int d = 0; d < 3; d++)
-            c[d] += g->m[i] * q[3 * i + d];
-    for (size_t i = 0; i < g->n; i++)
-        for (int d = 0; d < 3; d++)
-            q[3 * i + d] -= c[d] / g->mtot;
+            c[d] += g->m[o[k + 1]] * (p[d] += W[3 * k + d]);
+    for (int d = 0; d < 3; d++)
+        c[d] *= g->inv_mtot;
+    memset(p, 0, sizeof p);
+    t = g->m[o[0]] * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (size_t k = 0; k < g->nl; k++) {
+        double w2 = 0.0;
+        for (int d = 0; d < 3; d++) {
+            p[d] += W[3 * k + d];
+            w2 += (p[d] - c[d]) * (p[d] - c[d]);
+        }
+        t += g->m[o[k + 1]] * w2;
+    }
+    return 0.5 * t;
 }
 
 static void to_chain(const struct gc_ar *g, const double *q, double *X)
@@ -59,62 +87,48 @@ static void to_chain(const struct gc_ar *g, const double *q, double *X)
             X[3 * k + d] = q[3 * g->order[k + 1] + d] - q[3 * g->order[k] + d];
 }
 
-/* Separation r_b - r_a of chain positions ka < kb: from the links themselves for
- * neighbours and next-neighbours (where round-off matters: the close pairs), else from the
- * body coordinates. */
-static void separation(const struct gc_ar *g, const double *X, const double *q, size_t ka,
-                       size_t kb, double r[3])
-{
-    for (int d = 0; d < 3; d++) {
-        if (kb - ka == 1)
-            r[d] = X[3 * ka + d];
-        else if (kb - ka == 2)
-            r[d] = X[3 * ka + d] + X[3 * ka + 3 + d];
-        else
-            r[d] = q[3 * g->order[kb] + d] - q[3 * g->order[ka] + d];
-    }
-}
-
-/* Accelerations of the bodies (acc, 3n) and U = sum m_i m_j / r_ij. */
+/* Accelerations of the bodies (acc, 3n) and U = sum m_i m_j / r_ij. Separations of
+ * neighbours and next-neighbours along the chain come from the links themselves (where
+ * round-off matters: the close pairs), the others from the body coordinates q (unused, and
+ * may be unset, for n <= 3). */
 static double internal(const struct gc_ar *g, const double *X, const double *q, double *acc)
 {
     double u = 0.0;
+    const int *o = g->order;
     memset(acc, 0, 3 * g->n * sizeof *acc);
     for (size_t ka = 0; ka < g->n; ka++) {
-        const int a = g->order[ka];
+        const int a = o[ka];
+        const double ma = g->m[a];
         for (size_t kb = ka + 1; kb < g->n; kb++) {
-            const int b = g->order[kb];
+            const int b = o[kb];
+            const double mb = g->m[b];
             double r[3], r2, ri, ri3;
-            separation(g, X, q, ka, kb, r);
+            if (kb == ka + 1)
+                memcpy(r, &X[3 * ka], sizeof r);
+            else if (kb == ka + 2)
+                for (int d = 0; d < 3; d++)
+                    r[d] = X[3 * ka + d] + X[3 * ka + 3 + d];
+            else
+                for (int d = 0; d < 3; d++)
+                    r[d] = q[3 * b + d] - q[3 * a + d];
             r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
             ri = 1.0 / sqrt(r2);
             ri3 = ri * ri * ri;
-            u += g->m[a] * g->m[b] * ri;
+            u += ma * mb * ri;
             for (int d = 0; d < 3; d++) {
-                acc[3 * a + d] += g->m[b] * ri3 * r[d];
-                acc[3 * b + d] -= g->m[a] * ri3 * r[d];
+                acc[3 * a + d] += mb * ri3 * r[d];
+                acc[3 * b + d] -= ma * ri3 * r[d];
             }
         }
     }
     return u;
 }
 
-static double kinetic(const struct gc_ar *g, const double *v)
-{
-    double t = 0.0;
-    for (size_t i = 0; i < g->n; i++)
-        t += 0.5 * g->m[i] * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] +
-                              v[3 * i + 2] * v[3 * i + 2]);
-    return t;
-}
-
 /* Drift: time advances by h / (T + B) (the logarithmic Hamiltonian's momentum part). */
 static void drift(struct gc_ar *g, double *y, double h)
 {
     const size_t L = 3 * g->nl;
-    double dt;
-    from_chain(g, y + L, g->v);
-    dt = h / (kinetic(g, g->v) + B_OF(g, y));
+    const double dt = h / (kinetic_chain(g, y + L) + B_OF(g, y));
     for (size_t k = 0; k < L; k++)
         y[k] += dt * y[L + k];
     T_OF(g, y) += dt;
@@ -127,7 +141,8 @@ static void kick(struct gc_ar *g, double *y, double h, const struct gc_ar_pertur
 {
     const size_t L = 3 * g->nl, n = g->n;
     double u, dt, fm[3] = {0, 0, 0}, work = 0.0;
-    from_chain(g, y, g->q);
+    if (n > 3 || (p && p->accel))
+        from_chain(g, y, g->q);
     u = internal(g, y, g->q, g->acc);
     dt = h / u;
     g->stats.evals++;
@@ -384,6 +399,7 @@ enum gc_status gc_ar_create(size_t n, const double *m, const double *x, const do
             cv[d] += m[i] * v[3 * i + d];
         }
     }
+    g->inv_mtot = 1.0 / g->mtot;
     q = g->q;
     w = g->v;
     for (size_t i = 0; i < n; i++)
@@ -553,11 +569,8 @@ void gc_ar_state(const struct gc_ar *g, double *x, double *v)
 double gc_ar_energy(const struct gc_ar *g)
 {
     struct gc_ar *w = (struct gc_ar *)g; /* scratch arrays only */
-    double u;
     from_chain(w, g->y, w->q);
-    from_chain(w, g->y + 3 * g->nl, w->v);
-    u = internal(w, g->y, w->q, w->acc);
-    return kinetic(w, w->v) - u;
+    return kinetic_chain(g, g->y + 3 * g->nl) - internal(w, g->y, w->q, w->acc);
 }
 
 double gc_ar_energy_carried(const struct gc_ar *g)

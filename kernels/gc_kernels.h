@@ -160,6 +160,9 @@ struct gc_cuda_tree_ctl {
     /* interactions of the latest walk, own bodies: with cells' quadrupoles, with bodies, with
      * far cells' masses */
     unsigned long long cell_int, body_int, mono_int;
+    unsigned long long local_int; /* cells added to groups' local expansions, times the own
+                         * bodies of each group */
+    int local_full;     /* walks whose local list filled (its further cells went body by body) */
     int groups;         /* groups of the walk (tree_formulas.h) */
     unsigned next_group; /* the next group a walking warp takes */
 };
@@ -184,6 +187,8 @@ struct gc_cuda_tree {
     int *range;         /* cap int2: the cell's bodies [begin, end) of the sorted order */
     unsigned char *begins; /* n: 1 where a group begins (sorted order) */
     int *group;         /* n: the groups' first bodies, ascending (ctl->groups of them) */
+    int *local;         /* gc_cuda_tree_local_ints(): each walking warp's list of the cells
+                         * of its group's local expansion */
     struct gc_cuda_tree_ctl *ctl;
 };
 
@@ -206,6 +211,8 @@ int gc_cuda_tree_launch_groups(const struct gc_cuda_tree *T, void *temp, size_t 
                                int sm_count, void *stream);
 /* Moments and opening radii, from the last generation up. */
 int gc_cuda_tree_launch_moments(const struct gc_cuda_tree *T, int sm_count, void *stream);
+/* Ints of the walking warps' local lists on a device of sm_count multiprocessors. */
+size_t gc_cuda_tree_local_ints(int sm_count);
 /* The group walks: accelerations of the range into T->acc, or with phi its potentials
  * (n floats, the bodies' order, self-pair included). */
 int gc_cuda_tree_launch_walk(const struct gc_cuda_tree *T, float *phi, int sm_count,

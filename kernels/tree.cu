@@ -24,6 +24,11 @@
  * full is summed body by body: exact, only slower, and counted in the figures. */
 #define STACK 960
 #define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
+/* Cells a warp's group may add to its local expansion (tree_formulas.h), listed in global
+ * memory while the walk goes on and added up when it ends, so that the 20 sums are live only
+ * then: ~1,300 a group at theta 0.5 and 2^20 bodies. Beyond, cells go body by body (exact,
+ * slower, counted). 4096 ints a warp are ~69 MB on an H100, whatever N. */
+#define LOCAL_CAP 4096
 #define FULL 0xffffffffu
 
 static_assert(GC_TREE_GROUP <= 32, "the walk gives each lane of a warp one body of a group");
@@ -40,6 +45,7 @@ struct tree_view {
     int2 *range;
     unsigned char *begins;
     int *group;
+    int *local;
     gc_cuda_tree_ctl *ctl;
 };
 
@@ -66,6 +72,7 @@ static tree_view view_of(const gc_cuda_tree *T)
     v.range = (int2 *)T->range;
     v.begins = T->begins;
     v.group = T->group;
+    v.local = T->local;
     v.ctl = T->ctl;
     return v;
 }
@@ -145,6 +152,8 @@ static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
         c->cell_int = 0;
         c->body_int = 0;
         c->mono_int = 0;
+        c->local_int = 0;
+        c->local_full = 0;
         c->groups = 0;
         c->next_group = 0;
         for (int g = 0; g <= GC_TREE_LEVELS + 2; g++) {
@@ -463,15 +472,49 @@ static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
     return v;
 }
 
+/* The group's local expansion (tree_formulas.h) from the nlocal cells of its list: each
+ * lane adds every 32nd cell into its own sums, the sums are added across the warp, and each
+ * lane evaluates them at its body's offset u from the box centre. */
+template <bool POT>
+static __device__ __forceinline__ void eval_local(const tree_view &T,
+                                                  const int *__restrict__ list, int nlocal,
+                                                  int lane, const float bc[3], const float4 x,
+                                                  float a[3], float *p)
+{
+    const int terms = POT ? GC_TREE_LOCAL_TERMS : GC_TREE_LOCAL_TERMS - 1;
+    float L[GC_TREE_LOCAL_TERMS];
+#pragma unroll
+    for (int t = 0; t < GC_TREE_LOCAL_TERMS; t++)
+        L[t] = 0.0f;
+    __syncwarp(); /* the list's entries, written by every lane, are seen by all */
+    for (int k = lane; k < nlocal; k += 32) {
+        const int c = list[k];
+        const float4 cm = T.com[c], qa = T.quad[c], qb = T.quad2[c];
+        const float q[6] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y};
+        const float dx = cm.x - bc[0], dy = cm.y - bc[1], dz = cm.z - bc[2];
+        const float rinv = rsqrtf(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, T.eps2))));
+        gc_tree_local_add(dx, dy, dz, cm.w, q, qb.z, rinv, L, POT);
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+#pragma unroll
+        for (int t = 0; t < terms; t++)
+            L[t] += __shfl_xor_sync(FULL, L[t], off);
+    gc_tree_local_eval(L, x.x - bc[0], x.y - bc[1], x.z - bc[2], a, POT ? p : nullptr);
+}
+
 /* The group of bodies [g0, g1): its box, then the tree from the root: a cell far enough from
- * every point of the box (gc_tree_open_radius2) goes to the cell list, a leaf that is not
- * to the body list (its bodies, summed directly), any other cell's children to the stack. A
- * full list is evaluated by every lane for its body. Forces of the bodies in [i0, i1) are
+ * every point of the box (gc_tree_open_radius2) goes to the group's local list when it is
+ * also far beside the box's size (gc_tree_local), else to the cell list; a leaf that is not
+ * far enough to the body list (its bodies, summed directly), any other cell's children to
+ * the stack. A full cell or body list is evaluated by every lane for its body; the local list
+ * (in global memory, `list`) when the walk ends. Forces of the bodies in [i0, i1) are
  * written in their original order; with POT the potentials (self-pair included) go to phi
  * instead. */
 template <bool POT>
-static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem &s, int g0,
-                                                  int g1, int lane, float *__restrict__ phi)
+static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem &s,
+                                                  int *__restrict__ list, int g0, int g1,
+                                                  int lane, float *__restrict__ phi)
 {
     const int k = g0 + lane;
     const bool valid = k < g1;
@@ -487,12 +530,15 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             lo[d] = fminf(lo[d], __shfl_xor_sync(FULL, lo[d], off));
             hi[d] = fmaxf(hi[d], __shfl_xor_sync(FULL, hi[d], off));
         }
+    float h2 = 0.0f;
     for (int d = 0; d < 3; d++) {
         bc[d] = 0.5f * (lo[d] + hi[d]);
         bh[d] = 0.5f * (hi[d] - lo[d]);
+        h2 += bh[d] * bh[d];
     }
+    const float rl2 = gc_tree_local_radius2(h2, T.theta);
     float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
-    int top = 1, ncell = 0, nbody = 0, stack_full = 0;
+    int top = 1, ncell = 0, nbody = 0, nlocal = 0, full = 0; /* 1: the stack, 2: the list */
     unsigned long long cells_done = 0, bodies_done = 0, mono_done = 0;
     if (lane == 0)
         s.stack[0] = 0;
@@ -502,7 +548,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         top -= take;
         const int node = lane < take ? s.stack[top + lane] : -1;
         __syncwarp(); /* every lane has read its cell before pushes overwrite the slots */
-        bool accept = false, far = false, open_leaf = false, open_cell = false;
+        bool accept = false, far = false, local = false, open_leaf = false, open_cell = false;
         int first = 0, count = 0;
         float4 cm = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         if (node >= 0) {
@@ -513,6 +559,8 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             first = __float_as_int(misc.z);
             count = __float_as_int(misc.w);
             if (d2 > misc.y) {
+                const float ex = cm.x - bc[0], ey = cm.y - bc[1], ez = cm.z - bc[2];
+                local = gc_tree_local(ex * ex + ey * ey + ez * ez, rl2);
                 far = gc_tree_far(d2, misc.y);
                 accept = !far;
             } else if (count < 0) {
@@ -521,6 +569,16 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
                 open_cell = true;
             }
         }
+        /* Cells for the local expansion join the group's list while it has room. */
+        unsigned lm = __ballot_sync(FULL, local);
+        if (nlocal + __popc(lm) > LOCAL_CAP) {
+            full |= 2;
+            lm = 0;
+        } else if (local) {
+            list[nlocal + __popc(lm & ((1u << lane) - 1u))] = node;
+            far = accept = false;
+        }
+        nlocal += __popc(lm);
         /* Far cells join the body list as one body each (mass at the centre of mass). */
         const unsigned fm = __ballot_sync(FULL, far);
         if (far)
@@ -557,7 +615,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             open_leaf = true;
             first = r.x;
             count = -(r.y - r.x);
-            stack_full = 1;
+            full |= 1;
         }
         __syncwarp();
         /* Bodies of opened leaves, in batches of 32: lane j of a round fetches the j-th body
@@ -594,6 +652,8 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     }
     if (nbody > 0)
         eval_bodies<POT>(T, s, nbody, x, a, &p);
+    if (nlocal > 0)
+        eval_local<POT>(T, list, nlocal, lane, bc, x, a, &p);
     if (own) {
         if (POT)
             phi[i] = p;
@@ -605,8 +665,11 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         atomicAdd(&T.ctl->cell_int, cells_done * m);
         atomicAdd(&T.ctl->body_int, bodies_done * m);
         atomicAdd(&T.ctl->mono_int, mono_done * m);
-        if (stack_full)
+        atomicAdd(&T.ctl->local_int, (unsigned long long)nlocal * m);
+        if (full & 1)
             atomicAdd(&T.ctl->stack_full, 1);
+        if (full & 2)
+            atomicAdd(&T.ctl->local_full, 1);
     }
     __syncwarp(); /* the next group's walk reuses the shared lists */
 }
@@ -621,6 +684,7 @@ t_walk(tree_view T, float *__restrict__ phi)
     __shared__ walk_smem smem[WALK_WARPS];
     const int lane = threadIdx.x & 31;
     walk_smem &s = smem[threadIdx.x >> 5];
+    int *list = T.local + (size_t)(blockIdx.x * WALK_WARPS + (threadIdx.x >> 5)) * LOCAL_CAP;
     const int groups = T.ctl->groups;
     for (;;) {
         int g = 0;
@@ -629,7 +693,8 @@ t_walk(tree_view T, float *__restrict__ phi)
         g = __shfl_sync(FULL, g, 0);
         if (g >= groups)
             return; /* the whole warp: no block-wide barrier follows */
-        walk_group<POT>(T, s, T.group[g], g + 1 < groups ? T.group[g + 1] : T.n, lane, phi);
+        walk_group<POT>(T, s, list, T.group[g], g + 1 < groups ? T.group[g + 1] : T.n, lane,
+                        phi);
     }
 }
 
@@ -759,9 +824,15 @@ template <bool POT> static int launch_walk(const gc_cuda_tree *T, float *phi, in
                                                                   32 * WALK_WARPS, 0);
     if (e != cudaSuccess)
         return (int)e;
-    t_walk<POT><<<sm_count * (per_sm > 0 ? per_sm : 1), 32 * WALK_WARPS, 0, s>>>(view_of(T),
-                                                                                 phi);
+    /* No more blocks than the local lists were made for. */
+    per_sm = per_sm < 1 ? 1 : per_sm > WALK_BLOCKS_PER_SM(false) ? WALK_BLOCKS_PER_SM(false) : per_sm;
+    t_walk<POT><<<sm_count * per_sm, 32 * WALK_WARPS, 0, s>>>(view_of(T), phi);
     return (int)cudaGetLastError();
+}
+
+extern "C" size_t gc_cuda_tree_local_ints(int sm_count)
+{
+    return (size_t)sm_count * WALK_BLOCKS_PER_SM(false) * WALK_WARPS * LOCAL_CAP;
 }
 
 extern "C" int gc_cuda_tree_launch_walk(const gc_cuda_tree *T, float *phi, int sm_count,

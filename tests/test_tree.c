@@ -152,6 +152,68 @@ static double rel_error(const float a[3], const double exact[3])
     return sqrt(e / norm);
 }
 
+/* A group's local expansion (tree_formulas.h) against the cell's own formulas evaluated at
+ * each body: its monopole part is a second-order Taylor expansion, so the difference falls
+ * 8x each halving of the body's offset u from the expansion's centre (4x with a wrong
+ * second derivative, 2x with a wrong first), and its potential 16x; the quadrupole part is
+ * first order: 4x and 8x. Plain and softened (eps half the distance). */
+static void test_local_formulas(void)
+{
+    float p[4 * 10], q6[6], nsoft, zero[6] = {0, 0, 0, 0, 0, 0};
+    struct gc_tree_moments m;
+    uint64_t s = 23;
+    for (int i = 0; i < 10; i++) {
+        for (int k = 0; k < 3; k++)
+            p[4 * i + k] = (float)(urand(&s) - 0.5);
+        p[4 * i + 3] = (float)(0.5 + urand(&s));
+    }
+    gc_tree_leaf_moments(p, 10, &m);
+    for (int part = 0; part < 4; part++) {
+        const int quad = part & 1;
+        const float eps2 = part & 2 ? (quad ? 64.0f : 16.0f) : 0.0f, mass = quad ? 0.0f : m.m;
+        /* 8 away; the quadrupole's expansion, smaller and less smooth, 16 */
+        const double f = quad ? 2.0 : 1.0;
+        const double g[3] = {m.com[0] + 5.6 * f, m.com[1] + 4.8 * f, m.com[2] - 3.2 * f};
+        double prev = 0.0, prevp = 0.0;
+        gc_tree_cell_terms(&m, eps2, q6, &nsoft);
+        for (double u = 2.0; u >= 0.5; u *= 0.5) {
+            const float dx = (float)(m.com[0] - g[0]), dy = (float)(m.com[1] - g[1]),
+                        dz = (float)(m.com[2] - g[2]);
+            const float uu[3] = {(float)(0.48 * u), (float)(0.6 * u), (float)(0.64 * u)};
+            float L[GC_TREE_LOCAL_TERMS] = {0}, a[3] = {0, 0, 0}, ref[3] = {0, 0, 0};
+            float phi = 0.0f, phiref = 0.0f;
+            double e = 0.0, norm = 0.0, ep;
+            gc_tree_local_add(dx, dy, dz, mass, quad ? q6 : zero, quad ? nsoft : 0.0f,
+                              1.0f / sqrtf(dx * dx + dy * dy + dz * dz + eps2), L, 1);
+            gc_tree_local_eval(L, uu[0], uu[1], uu[2], a, &phi);
+            {
+                const float ex = dx - uu[0], ey = dy - uu[1], ez = dz - uu[2];
+                gc_tree_cell_force(ex, ey, ez, mass, quad ? q6 : zero, quad ? nsoft : 0.0f,
+                                   1.0f / sqrtf(ex * ex + ey * ey + ez * ez + eps2), ref,
+                                   &phiref);
+            }
+            for (int k = 0; k < 3; k++) {
+                e += ((double)a[k] - ref[k]) * ((double)a[k] - ref[k]);
+                norm += (double)ref[k] * ref[k];
+            }
+            e = sqrt(e / norm);
+            ep = fabs((double)phi - phiref) / fabs((double)phiref);
+            printf("local expansion, %s%s, |u| %.2f of %.0f: acceleration %.2e, potential %.2e\n",
+                   quad ? "quadrupole" : "monopole", eps2 > 0.0f ? " (softened)" : "", u, 8 * f,
+                   e, ep);
+            if (prev > 0.0) {
+                CHECK(prev / e > (quad ? 3.0 : 6.0) && prev / e < (quad ? 5.0 : 11.0));
+                CHECK(prevp / ep > (quad ? 5.0 : 12.0) && prevp / ep < (quad ? 11.0 : 22.0));
+            }
+            prev = e;
+            prevp = ep;
+        }
+    }
+    /* A cell joins the expansion beyond GC_TREE_LOCAL_K / theta group radii, no nearer. */
+    CHECK(gc_tree_local(16.0f * 4.0f * 1.01f, gc_tree_local_radius2(1.0f, 0.5f)));
+    CHECK(!gc_tree_local(16.0f * 4.0f * 0.99f, gc_tree_local_radius2(1.0f, 0.5f)));
+}
+
 /* The formulas against a direct sum: a cell's monopole + quadrupole error falls as
  * (size / distance)^3 (8x a doubling of the distance), the monopole's alone as ^2 (4x): a
  * wrong quadrupole sign or factor would fall 4x. And the keys interleave the axes' bits. */
@@ -476,12 +538,16 @@ static void test_gpu_vs_cpu(struct gc_backend *gpu)
            sg.cell_interactions + sg.body_interactions,
            sc.cell_interactions + sc.body_interactions, sg.mono_interactions,
            sc.mono_interactions, sqrt(num / den));
+    printf("GPU vs CPU tree: local-expansion cells a body %.1f vs %.1f\n", sg.local_cells,
+           sc.local_cells);
     CHECK(sg.valid && sc.valid && sg.complete);
     CHECK(sg.cells == sc.cells && sg.leaves == sc.leaves && sg.leaf_bodies == b.n);
     CHECK(sg.groups == sc.groups);
     CHECK_LT(fabs(sg.cell_interactions - sc.cell_interactions), 1e-3 * sc.cell_interactions);
     CHECK_LT(fabs(sg.body_interactions - sc.body_interactions), 1e-3 * sc.body_interactions);
     CHECK_LT(fabs(sg.mono_interactions - sc.mono_interactions), 1e-3 * sc.mono_interactions);
+    CHECK(sc.local_cells > 0.0);
+    CHECK_LT(fabs(sg.local_cells - sc.local_cells), 1e-3 * sc.local_cells);
     CHECK_LT(sqrt(num / den), 1e-4);
     gc_bodies_free(&b);
     gc_bodies_free(&ag);
@@ -517,8 +583,10 @@ int main(int argc, char **argv)
         gc_backend_destroy(be);
         return CHECK_DONE();
     }
-    if (!cuda)
+    if (!cuda) {
         test_formulas();
+        test_local_formulas();
+    }
     CHECK(gc_models_build("mw-m31", 32768, 1, &b) == GC_OK);
     test_accuracy(be, &b, 4000, "built-in pair");
     gc_bodies_free(&b);

@@ -283,12 +283,15 @@ static void moments(struct cpu_tree *t, float theta, float eps2)
  * acts as a whole, every leaf that is not is summed body by body. The bodies the range
  * [i0, i1) owns get their accelerations (and, with phi, their potentials). */
 static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t g0,
-                       size_t g1, float eps2, float *acc, double *phi, double *counts)
+                       size_t g1, const struct gc_force_params *fp, float *acc, double *phi,
+                       double *counts)
 {
-    float bc[3], bh[3], lo[3], hi[3], a[GC_TREE_GROUP][3], p[GC_TREE_GROUP];
+    float bc[3], bh[3], lo[3], hi[3], a[GC_TREE_GROUP][3], p[GC_TREE_GROUP], h2 = 0.0f, rl2;
+    const float eps2 = fp->eps2;
+    float L[GC_TREE_LOCAL_TERMS] = {0};
     int32_t stack[64 * 8];
     int top = 0, own = 0, n = (int)(g1 - g0);
-    double cells = 0.0, bodies = 0.0, mono = 0.0;
+    double cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
     for (int k = 0; k < 3; k++) {
         lo[k] = hi[k] = t->spos[4 * g0 + k];
     }
@@ -307,12 +310,20 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     for (int k = 0; k < 3; k++) {
         bc[k] = 0.5f * (lo[k] + hi[k]);
         bh[k] = 0.5f * (hi[k] - lo[k]);
+        h2 += bh[k] * bh[k];
     }
+    rl2 = gc_tree_local_radius2(h2, fp->theta);
     stack[top++] = 0;
     while (top > 0) {
         const struct node *nd = &t->node[stack[--top]];
         const float d2 = gc_tree_box_dist2(nd->mo.com, bc, bh);
-        if (d2 > nd->ropen2 && gc_tree_far(d2, nd->ropen2)) {
+        const float dx0 = nd->mo.com[0] - bc[0], dy0 = nd->mo.com[1] - bc[1],
+                    dz0 = nd->mo.com[2] - bc[2], dc2 = dx0 * dx0 + dy0 * dy0 + dz0 * dz0;
+        if (d2 > nd->ropen2 && gc_tree_local(dc2, rl2)) {
+            gc_tree_local_add(dx0, dy0, dz0, nd->mo.m, nd->q6, nd->nsoft,
+                              1.0f / sqrtf(dc2 + eps2), L, phi != NULL);
+            local += 1.0;
+        } else if (d2 > nd->ropen2 && gc_tree_far(d2, nd->ropen2)) {
             for (int j = 0; j < n; j++) {
                 const float *x = t->spos + 4 * (g0 + (size_t)j);
                 const float dx = nd->mo.com[0] - x[0], dy = nd->mo.com[1] - x[1],
@@ -352,8 +363,12 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     }
     for (int j = 0; j < n; j++) {
         const uint32_t i = t->order[g0 + (size_t)j].i;
+        const float *x = t->spos + 4 * (g0 + (size_t)j);
         if (i < c->i0 || i >= c->i1)
             continue;
+        if (local > 0.0)
+            gc_tree_local_eval(L, x[0] - bc[0], x[1] - bc[1], x[2] - bc[2], a[j],
+                               phi ? &p[j] : NULL);
         for (int k = 0; k < 3; k++)
             acc[3 * (size_t)i + k] = a[j][k];
         if (phi)
@@ -362,6 +377,7 @@ static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t
     counts[0] += cells * own;
     counts[1] += bodies * own;
     counts[2] += mono * own;
+    counts[3] += local * own;
 }
 
 /* Builds the tree over all bodies, then walks every group that holds a body of the range.
@@ -372,7 +388,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
 {
     struct cpu_tree *t;
     const size_t n = c->n;
-    double t0, t1, t2, t3, cells = 0.0, bodies = 0.0, mono = 0.0;
+    double t0, t1, t2, t3, cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
     float *acc;
     enum gc_status st = reserve(c);
     if (st != GC_OK)
@@ -394,15 +410,16 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         moments(t, fp->theta, fp->eps2);
     t3 = now_ms();
     if (st == GC_OK) {
-#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono) \
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
     num_threads(gc_cpu_threads(c))
         for (long g = 0; g < (long)t->groups; g++) {
-            double counts[3] = {0.0, 0.0, 0.0};
-            walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp->eps2, acc, phi,
+            double counts[4] = {0.0, 0.0, 0.0, 0.0};
+            walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp, acc, phi,
                        counts);
             cells += counts[0];
             bodies += counts[1];
             mono += counts[2];
+            local += counts[3];
         }
         if (!phi)
             for (size_t i = c->i0; i < c->i1; i++) {
@@ -423,6 +440,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.cell_interactions = c->i1 > c->i0 ? cells / (double)(c->i1 - c->i0) : 0.0;
         t->stats.body_interactions = c->i1 > c->i0 ? bodies / (double)(c->i1 - c->i0) : 0.0;
         t->stats.mono_interactions = c->i1 > c->i0 ? mono / (double)(c->i1 - c->i0) : 0.0;
+        t->stats.local_cells = c->i1 > c->i0 ? local / (double)(c->i1 - c->i0) : 0.0;
         t->stats.complete = 1;
         t->stats.valid = 1;
     }

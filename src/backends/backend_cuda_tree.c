@@ -38,7 +38,7 @@ static void tree_free(struct cuda_ctx *c)
                    t->d.com,     t->d.quad,    t->d.quad2,   t->d.misc,    t->d.blo,
                    t->d.bhi,
                    t->d.range,   t->d.ctl,     t->cub_temp, t->scratch,   t->d_phi,
-                   t->d_wpart,   t->d.begins,  t->d.group};
+                   t->d_wpart,   t->d.begins,  t->d.group,   t->d.local};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         cudaFree(dev[k]);
     for (int s = 0; s < 2; s++)
@@ -59,11 +59,12 @@ static double bytes_per_body(size_t n)
     return 2.0 * (8 + 4) + 16 + 1 + 4 + cells * (6 * 16 + 8);
 }
 
-/* Device bytes the tree holds now. */
-static size_t held_bytes(const struct cuda_tree *t)
+/* Device bytes the tree holds now (the walk's local lists are the same at any N). */
+static size_t held_bytes(const struct cuda_tree *t, int sm_count)
 {
     return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4) + (size_t)t->d.cap * (6 * 16 + 8) +
-           t->cub_bytes + gc_cuda_tree_scratch_bytes() + (t->d_phi ? t->n_cap * 4 : 0);
+           t->cub_bytes + gc_cuda_tree_scratch_bytes() + (t->d_phi ? t->n_cap * 4 : 0) +
+           gc_cuda_tree_local_ints(sm_count) * sizeof(int);
 }
 
 /* An allocation failed: how many bodies this device could take with the tree. */
@@ -76,7 +77,8 @@ static void report_nomem(const struct cuda_ctx *c, size_t n)
     gc_log_error("cuda backend: out of device memory for the tree of %zu bodies (%.0f bytes a "
                  "body with the state; %s has %.2f of %.2f GB free): about %.0f bodies would "
                  "fit", n, per, c->name, (double)free_b / 1e9, (double)total_b / 1e9,
-                 0.9 * ((double)free_b + (c->tree ? (double)c->tree->n_cap * per : 0.0)) / per);
+                 0.9 * ((double)free_b + (c->tree ? (double)c->tree->n_cap * per : 0.0) -
+                        (double)(gc_cuda_tree_local_ints(c->sm_count) * sizeof(int))) / per);
 }
 
 #define TRY_ALLOC(ptr, bytes)                                                              \
@@ -138,6 +140,7 @@ static enum gc_status tree_alloc(struct cuda_ctx *c)
     TRY_ALLOC(t->d.begins, n ? n : 1);
     TRY_ALLOC(t->d.group, (n ? n : 1) * sizeof(int));
     TRY_ALLOC(t->d.ctl, sizeof *t->d.ctl);
+    TRY_ALLOC(t->d.local, gc_cuda_tree_local_ints(c->sm_count) * sizeof(int));
     t->cub_bytes = gc_cuda_tree_sort_bytes((int)n);
     if (gc_cuda_tree_group_bytes((int)n) > t->cub_bytes)
         t->cub_bytes = gc_cuda_tree_group_bytes((int)n);
@@ -181,12 +184,13 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->leaves = (uint64_t)k->leaves;
     o->leaf_bodies = k->leaf_bodies;
     o->groups = (uint64_t)k->groups;
-    o->bytes = held_bytes(t);
+    o->bytes = held_bytes(t, c->sm_count);
     o->root_mass = k->root_mass;
     o->cell_interactions = (double)k->cell_int / own;
     o->body_interactions = (double)k->body_int / own;
     o->mono_interactions = (double)k->mono_int / own;
-    o->complete = k->overflow == 0 && k->stack_full == 0;
+    o->local_cells = (double)k->local_int / own;
+    o->complete = k->overflow == 0 && k->stack_full == 0 && k->local_full == 0;
     o->valid = 1;
     if (k->overflow > 0 && !t->grow) {
         gc_log_warn("cuda backend: the tree's store of %d cells was too small for %zu bodies "

@@ -26,6 +26,8 @@ struct gc_tree_stats {
     double cell_interactions; /* body-cell interactions per body (mean over the bodies) */
     double body_interactions; /* body-body interactions per body */
     double mono_interactions; /* interactions with far cells' masses alone, per body */
+    double local_cells;  /* cells added to their group's local expansion, per body (each
+                          * costs its group one addition, not one interaction a body) */
     int complete;        /* 1: every cell that should have been split was (0: the cell store
                           * ran out and some cells were summed directly; slower, exact) */
     int valid;           /* 0 until a pass has been measured */

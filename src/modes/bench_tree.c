@@ -21,6 +21,10 @@
  * the radial factor 8, the sums 12: 51), each FMA two. */
 #define FLOPS_BODY 20.0
 #define FLOPS_CELL 51.0
+/* A cell added to a group's local expansion (gc_tree_local_add: distance and root 10, the
+ * quadrupole's products and D 21, powers and factors 23, the 19 sums ~117): once per group,
+ * not per body. */
+#define FLOPS_LOCAL 170.0
 /* Rows of the float64 reference (evenly spaced bodies), and the time each timed repeat
  * runs for (device; the host's steps are timed one by one). */
 #define REF_ROWS 4096
@@ -36,6 +40,7 @@ struct tree_row {
     double ms_step;            /* median over repeats */
     double ms_sort, ms_build, ms_moments, ms_walk; /* medians of the phases */
     double cell_int, body_int, mono_int; /* interactions per body */
+    double local;              /* cells of each body's group's local expansion */
     double cells;              /* cells per body */
     double group;              /* bodies per group */
     double bytes_per_body;     /* memory the tree holds, per body */
@@ -136,6 +141,7 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
             row->cell_int = ts.cell_interactions;
             row->body_int = ts.body_interactions;
             row->mono_int = ts.mono_interactions;
+            row->local = ts.local_cells;
             row->cells = (double)ts.cells / (double)b->n;
             row->group = ts.groups ? (double)b->n / (double)ts.groups : 0.0;
             row->bytes_per_body = (double)ts.bytes / (double)b->n;
@@ -155,7 +161,9 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
 
 static double gflops(const struct tree_row *r)
 {
-    return (double)r->n * (FLOPS_CELL * r->cell_int + FLOPS_BODY * (r->body_int + r->mono_int)) /
+    const double local = r->group > 0.0 ? FLOPS_LOCAL * r->local / r->group : 0.0;
+    return (double)r->n *
+           (FLOPS_CELL * r->cell_int + FLOPS_BODY * (r->body_int + r->mono_int) + local) /
            (r->ms_walk * 1e-3) * 1e-9;
 }
 
@@ -173,12 +181,14 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
                    "\"ms_sort\": %.6g, \"ms_build\": %.6g, \"ms_moments\": %.6g, "
                    "\"ms_walk\": %.6g, \"cells_per_body\": %.4g, \"bodies_per_group\": %.4g, "
                    "\"cell_interactions\": %.6g, "
-                   "\"body_interactions\": %.6g, \"mono_interactions\": %.6g, \"walk_gflops\": %.6g, \"bytes_per_body\": "
+                   "\"body_interactions\": %.6g, \"mono_interactions\": %.6g, "
+                   "\"local_cells\": %.6g, \"walk_gflops\": %.6g, \"bytes_per_body\": "
                    "%.4g, \"error_median\": %.4g, \"error_p99\": %.4g, \"error_max\": %.4g, "
                    "\"error_rows\": %zu, \"ms_allpairs\": %.6g, \"complete\": %d}%s\n",
                    r->n, r->theta, r->steps, r->ms_step, r->ms_sort, r->ms_build,
                    r->ms_moments, r->ms_walk, r->cells, r->group, r->cell_int, r->body_int,
-                   r->mono_int, gflops(r), r->bytes_per_body, r->err.median, r->err.p99, r->err.max, r->err.rows,
+                   r->mono_int, r->local, gflops(r), r->bytes_per_body, r->err.median, r->err.p99,
+                   r->err.max, r->err.rows,
                    r->ms_allpairs, r->complete, k + 1 < count ? "," : "");
         }
         printf("  ]\n}\n");
@@ -186,23 +196,26 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
     }
     printf("# tree on %s (%s); eps %g; median of %d repeats after warm-up; phases of the "
            "step's tree pass; interactions per body (c: body-cell with the quadrupole, b: "
-           "body-body, m: with a far cell's mass); walk GFLOP/s at %g flops a body-cell and %g "
-           "a body-body or body-mass interaction; error: per-body relative "
+           "body-body, m: with a far cell's mass; loc: cells of the group's local expansion, "
+           "once a group); walk GFLOP/s at %g flops a body-cell, %g a body-body or body-mass "
+           "interaction and %g a local cell a group; error: per-body relative "
            "acceleration error against float64 over %zu rows; grp: bodies a group; B/body: "
            "memory the tree holds, beside the state\n", gc_backend_name(b),
            gc_backend_device_name(b), opt->params.eps, opt->repeats > 0 ? opt->repeats : 5,
-           FLOPS_CELL, FLOPS_BODY, rows[0].err.rows);
-    printf("# %9s %5s %8s %7s %7s %7s %7s %6s %5s %7s %7s %7s %8s %6s %9s %9s %9s %10s %8s\n",
-           "N", "theta", "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int/b c",
-           "int/b b", "int/b m", "GFLOP/s", "B/body", "median", "99th", "max", "allpairs", "speedup");
+           FLOPS_CELL, FLOPS_BODY, FLOPS_LOCAL, rows[0].err.rows);
+    printf("# %9s %5s %8s %7s %7s %7s %7s %6s %5s %7s %7s %7s %6s %8s %6s %9s %9s %9s %10s "
+           "%8s\n", "N", "theta", "ms/step", "sort", "build", "moments", "walk", "cells", "grp",
+           "int/b c", "int/b b", "int/b m", "loc", "GFLOP/s", "B/body", "median", "99th", "max",
+           "allpairs", "speedup");
     for (int k = 0; k < count; k++) {
         const struct tree_row *r = &rows[k];
-        printf("%11zu %5.2f %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %5.1f %7.0f %7.0f %7.0f %8.0f %6.0f "
-               "%9.2e %9.2e %9.2e %10.3f %8.1f%s\n", r->n, r->theta, r->ms_step, r->ms_sort,
-               r->ms_build, r->ms_moments, r->ms_walk, r->cells, r->group, r->cell_int,
-               r->body_int, r->mono_int, gflops(r), r->bytes_per_body, r->err.median, r->err.p99, r->err.max,
+        printf("%11zu %5.2f %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %5.1f %7.0f %7.0f %7.0f %6.0f "
+               "%8.0f %6.0f %9.2e %9.2e %9.2e %10.3f %8.1f%s\n", r->n, r->theta, r->ms_step,
+               r->ms_sort, r->ms_build, r->ms_moments, r->ms_walk, r->cells, r->group,
+               r->cell_int, r->body_int, r->mono_int, r->local, gflops(r), r->bytes_per_body,
+               r->err.median, r->err.p99, r->err.max,
                r->ms_allpairs, r->ms_allpairs > 0.0 ? r->ms_allpairs / r->ms_step : 0.0,
-               r->complete ? "" : "  (cells summed directly: store or stack full)");
+               r->complete ? "" : "  (cells summed directly: store, stack or local list full)");
     }
     fflush(stdout);
 }

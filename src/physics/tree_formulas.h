@@ -316,4 +316,102 @@ GC_HD void gc_tree_body_force(float dx, float dy, float dz, float m, float rinv,
         *phi -= m * rinv;
 }
 
+
+/* Local expansions. A cell accepted for a group whose centre of mass lies farther than
+ * GC_TREE_LOCAL_K / theta group radii (the half-diagonal h of the group's box) from the
+ * box's centre g is not evaluated body by body: its field is added, once for the whole
+ * group, to a Taylor expansion about g, which each body then evaluates at its offset u:
+ *   a(u) = A - G u + 1/2 H[u, u],  phi(u) = phi0 - A.u + 1/2 u.G.u - 1/6 H[u, u, u]
+ * with A, G, H the cell's acceleration and its first and second derivatives with respect
+ * to d = com - g (softened as the direct sum is). The cell gives its monopole to second
+ * order and its quadrupole to first (beyond the far-cell radius too: here it costs
+ * nothing). What this leaves out is ~(h / |d|)^3 of the cell's force, below
+ * (theta / GC_TREE_LOCAL_K)^3, while the cell's own expansion leaves out ~theta^3: the
+ * local error follows --theta and stays small beside the tree's (docs/physics.md, "Local
+ * expansions"). On the GPU each lane adds its own cells, so such a cell costs the warp a
+ * few instructions, not one interaction for each body of the group. */
+#define GC_TREE_LOCAL_K 4.0f
+/* Coefficients: A (x y z), G (xx yy zz xy xz yz), H (xxx yyy zzz xxy xxz xyy yyz xzz yzz
+ * xyz), phi0. */
+#define GC_TREE_LOCAL_TERMS 20
+
+/* The square of the radius beyond which a cell accepted for a group (its box's
+ * half-diagonal squared h2) joins the group's expansion: a cell whose centre of mass is
+ * farther than that from the box's centre does (gc_tree_local). */
+GC_HD float gc_tree_local_radius2(float h2, float theta)
+{
+    return GC_TREE_LOCAL_K * GC_TREE_LOCAL_K * h2 / (theta * theta);
+}
+
+GC_HD int gc_tree_local(float d2, float local_radius2)
+{
+    return d2 > local_radius2;
+}
+
+/* Adds the cell at d = com - g (mass m, terms q and nsoft of gc_tree_cell_terms, rinv =
+ * 1 / sqrt(|d|^2 + eps^2)) to the expansion L; with pot, its potential too. */
+GC_HD void gc_tree_local_add(float dx, float dy, float dz, float m, const float q[6],
+                             float nsoft, float rinv, float L[GC_TREE_LOCAL_TERMS], int pot)
+{
+    const float qx = q[0] * dx + q[3] * dy + q[4] * dz;
+    const float qy = q[3] * dx + q[1] * dy + q[5] * dz;
+    const float qz = q[4] * dx + q[5] * dy + q[2] * dz;
+    const float D = nsoft + dx * qx + dy * qy + dz * qz;
+    const float r2 = rinv * rinv, r3 = rinv * r2, r5 = r3 * r2, r7 = r5 * r2, r9 = r7 * r2;
+    const float m3 = m * r3, m5 = 3.0f * m * r5, m7 = 15.0f * m * r7;
+    const float d7 = 2.5f * D * r7, d9 = 17.5f * D * r9, q7 = 5.0f * r7;
+    /* acceleration: m d / R^3 - Q d / R^5 + 5/2 D d / R^7 */
+    const float diag = m3 + d7; /* the radial factor, and G's delta_ij terms */
+    const float xx = dx * dx, yy = dy * dy, zz = dz * dz, xy = dx * dy, xz = dx * dz,
+                yz = dy * dz;
+    const float g = m5 + d9; /* G's d_i d_j terms */
+    L[0] += diag * dx - r5 * qx;
+    L[1] += diag * dy - r5 * qy;
+    L[2] += diag * dz - r5 * qz;
+    /* G_ij = m (delta_ij R^-3 - 3 d_i d_j R^-5) - Q_ij R^-5 + 5 (q_i d_j + q_j d_i) R^-7
+     *        + 5/2 D delta_ij R^-7 - 35/2 D d_i d_j R^-9 */
+    L[3] += diag - g * xx - r5 * q[0] + 2.0f * q7 * qx * dx;
+    L[4] += diag - g * yy - r5 * q[1] + 2.0f * q7 * qy * dy;
+    L[5] += diag - g * zz - r5 * q[2] + 2.0f * q7 * qz * dz;
+    L[6] += -g * xy - r5 * q[3] + q7 * (qx * dy + qy * dx);
+    L[7] += -g * xz - r5 * q[4] + q7 * (qx * dz + qz * dx);
+    L[8] += -g * yz - r5 * q[5] + q7 * (qy * dz + qz * dy);
+    /* H_ijk = 15 m d_i d_j d_k R^-7 - 3 m (delta_ij d_k + delta_ik d_j + delta_jk d_i) R^-5 */
+    L[9] += (m7 * xx - 3.0f * m5) * dx;
+    L[10] += (m7 * yy - 3.0f * m5) * dy;
+    L[11] += (m7 * zz - 3.0f * m5) * dz;
+    L[12] += (m7 * xx - m5) * dy;
+    L[13] += (m7 * xx - m5) * dz;
+    L[14] += (m7 * yy - m5) * dx;
+    L[15] += (m7 * yy - m5) * dz;
+    L[16] += (m7 * zz - m5) * dx;
+    L[17] += (m7 * zz - m5) * dy;
+    L[18] += m7 * xy * dz;
+    if (pot)
+        L[19] -= m * rinv + 0.5f * D * r5;
+}
+
+/* The expansion L at offset u = x - g: adds to a (and to *phi when phi is not NULL). */
+GC_HD void gc_tree_local_eval(const float L[GC_TREE_LOCAL_TERMS], float ux, float uy, float uz,
+                              float a[3], float *phi)
+{
+    const float gx = L[3] * ux + L[6] * uy + L[7] * uz;
+    const float gy = L[6] * ux + L[4] * uy + L[8] * uz;
+    const float gz = L[7] * ux + L[8] * uy + L[5] * uz;
+    const float xx = ux * ux, yy = uy * uy, zz = uz * uz;
+    const float hx = L[9] * xx + L[14] * yy + L[16] * zz +
+                     2.0f * (L[12] * ux * uy + L[13] * ux * uz + L[18] * uy * uz);
+    const float hy = L[12] * xx + L[10] * yy + L[17] * zz +
+                     2.0f * (L[14] * ux * uy + L[18] * ux * uz + L[15] * uy * uz);
+    const float hz = L[13] * xx + L[15] * yy + L[11] * zz +
+                     2.0f * (L[18] * ux * uy + L[16] * ux * uz + L[17] * uy * uz);
+    a[0] += L[0] - gx + 0.5f * hx;
+    a[1] += L[1] - gy + 0.5f * hy;
+    a[2] += L[2] - gz + 0.5f * hz;
+    if (phi)
+        *phi += L[19] - (L[0] * ux + L[1] * uy + L[2] * uz) +
+                0.5f * (ux * gx + uy * gy + uz * gz) -
+                (ux * hx + uy * hy + uz * hz) / 6.0f;
+}
+
 #endif

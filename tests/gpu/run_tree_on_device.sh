@@ -73,15 +73,15 @@ python3 - "$OUT/tree_sweep.json" <<'PY' | tee -a "$OUT/results.txt"
 import json, sys
 d = json.load(open(sys.argv[1]))
 print("device:", d["device"])
-print("%9s %6s %8s %7s %7s %8s %7s %6s %5s %6s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
-      "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int c", "int b", "int m", "int/us",
+print("%9s %6s %8s %7s %7s %8s %7s %6s %5s %6s %6s %6s %6s %6s %8s %6s %9s %9s %9s %9s %7s" % ("N", "theta",
+      "ms/step", "sort", "build", "moments", "walk", "cells", "grp", "int c", "int b", "int m", "loc", "int/us",
       "GFLOP/s", "B/body", "median", "99th", "max", "allpairs", "speedup"))
 for r in d["results"]:
     ints = r["n"] * (r["cell_interactions"] + r["body_interactions"] + r.get("mono_interactions", 0)) / (r["ms_walk"] * 1e3)
-    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %5.1f %6.0f %6.0f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f%s" % (
+    print("%9d %6.2f %8.3f %7.3f %7.3f %8.3f %7.3f %6.3f %5.1f %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %9.3f %7.1f%s" % (
         r["n"], r["theta"], r["ms_per_step"], r["ms_sort"], r["ms_build"], r["ms_moments"],
         r["ms_walk"], r["cells_per_body"], r["bodies_per_group"], r["cell_interactions"],
-        r["body_interactions"], r.get("mono_interactions", 0), ints / 1e3, r["walk_gflops"], r["bytes_per_body"], r["error_median"],
+        r["body_interactions"], r.get("mono_interactions", 0), r.get("local_cells", 0), ints / 1e3, r["walk_gflops"], r["bytes_per_body"], r["error_median"],
         r["error_p99"], r["error_max"], r["ms_allpairs"],
         r["ms_allpairs"] / r["ms_per_step"] if r["ms_allpairs"] else 0,
         "" if r["complete"] else "  incomplete"))
@@ -198,7 +198,9 @@ fi
 if want profile; then
 step "Nsight Compute: the walk at 2^20 bodies (how busy the multiprocessors are, issue rate, occupancy)"
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
-timeout -s KILL 200 "$NCU" --clock-control none -k regex:t_walk --launch-skip 2 --launch-count 1 \
+# the acceleration walk (t_walk<false>), not the potential's, of the third pass
+timeout -s KILL 200 "$NCU" --clock-control none --kernel-name-base mangled \
+    -k regex:_Z6t_walkILb0E --launch-skip 2 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
     --section WarpStateStats --section InstructionStats -o "$OUT/walk" \
     "$B/galaxy-bench" --backend cuda --force tree -n 1048576 --steps 4 --quiet >"$T/ncu.log" 2>&1
@@ -206,6 +208,25 @@ check ncu-walk $?
 "$NCU" -i "$OUT/walk.ncu-rep" --page details >"$OUT/walk-details.txt" 2>&1
 grep -E "Duration|Elapsed Cycles|SM Active Cycles|Issued Warp Per Scheduler|Achieved Occupancy|Registers Per|Theoretical Occ|Executed Instructions  " \
     "$OUT/walk-details.txt" | tee -a "$OUT/results.txt"
+step "Nsight Compute: every kernel of one tree step at 2^20 bodies (time each; the build's phases)"
+timeout -s KILL 200 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
+    --launch-skip 400 --launch-count 90 "$B/galaxy-bench" --backend cuda --force tree \
+    -n 1048576 --steps 12 --quiet >"$T/kernels.csv" 2>"$T/kernels.err"
+check ncu-kernels $?
+python3 - "$T/kernels.csv" <<'PY' | tee -a "$OUT/results.txt"
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head, rows = rows[0], rows[1:]
+ki, vi = head.index("Kernel Name"), head.index("Metric Value")
+tot = collections.OrderedDict()
+for r in rows:
+    name = r[ki].split("(")[0].split("<")[0].split(" ")[-1]
+    cnt, t = tot.get(name, (0, 0.0))
+    tot[name] = (cnt + 1, t + float(r[vi].replace(",", "")))
+unit = rows[0][head.index("Metric Unit")] if rows else ""
+for name, (cnt, t) in tot.items():
+    print("kernel %-40s launches %3d  total %10.1f %s" % (name[:40], cnt, t, unit))
+PY
 fi
 
 step "summary"

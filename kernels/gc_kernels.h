@@ -162,7 +162,8 @@ struct gc_cuda_tree_ctl {
     unsigned long long cell_int, body_int, mono_int;
     unsigned long long local_int; /* cells added to groups' local expansions, times the own
                          * bodies of each group */
-    int local_full;     /* walks whose local list filled (its further cells went body by body) */
+    int local_full;     /* walks whose local list filled: their further cells went body by
+                         * body (exact to the cells' expansions, slower) */
     int groups;         /* groups of the walk (tree_formulas.h) */
     unsigned next_group; /* the next group a walking warp takes */
 };

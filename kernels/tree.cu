@@ -6,6 +6,8 @@
  * interactions) are tree_formulas.h's, the CPU backend's too. */
 #include <cuda_runtime.h>
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -26,8 +28,10 @@
 #define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
 /* Cells a warp's group may add to its local expansion (tree_formulas.h), listed in global
  * memory while the walk goes on and added up when it ends, so that the 20 sums are live only
- * then: ~1,300 a group at theta 0.5 and 2^20 bodies. Beyond, cells go body by body (exact,
- * slower, counted). 4096 ints a warp are ~69 MB on an H100, whatever N. */
+ * then (summing a full list in the middle of the walk made the walk's own registers spill):
+ * ~1,300 a group at theta 0.5 and 2^20 bodies, ~2,100 at theta 0.4. Beyond, cells go body by
+ * body as before (slower; the figures count such walks). 4096 ints a warp are ~69 MB on an
+ * H100, whatever N. */
 #define LOCAL_CAP 4096
 #define FULL 0xffffffffu
 
@@ -187,11 +191,16 @@ static __global__ void __launch_bounds__(TT) t_gather(tree_view T)
 
 /* ---- cells: generation g's cells split into generation g + 1 ---- */
 
-static __device__ __forceinline__ void set_leaf(const tree_view &T, int c, int b, int e)
+namespace cg = cooperative_groups;
+
+/* A leaf's record; the leaves and their bodies are counted by the caller, once a block (a
+ * global atomic per leaf, ~0.2 a body, queued up on one address). */
+static __device__ __forceinline__ void set_leaf(const tree_view &T, int c, int b, int e,
+                                                int &leaves, int &leaf_bodies)
 {
     T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(b), __int_as_float(-(e - b)));
-    atomicAdd(&T.ctl->leaves, 1);
-    atomicAdd(&T.ctl->leaf_bodies, (unsigned long long)(e - b));
+    leaves++;
+    leaf_bodies += e - b;
 }
 
 /* The cells of generation g, [gen[g], gen[g+1]): each with more than GC_TREE_LEAF bodies
@@ -203,16 +212,19 @@ static __device__ __forceinline__ void set_leaf(const tree_view &T, int c, int b
 /* (The second launch bound only steers ptxas, which otherwise spilled a register here.) */
 static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
 {
+    typedef cub::BlockReduce<int, TT> reduce;
+    __shared__ typename reduce::TempStorage tmp;
     gc_cuda_tree_ctl *ctl = T.ctl;
     const int begin = ctl->gen[g], end = ctl->gen[g + 1];
     const unsigned long long *key = T.key;
+    int leaves = 0, leaf_bodies = 0;
     for (int c = begin + blockIdx.x * TT + threadIdx.x; c < end; c += gridDim.x * TT) {
         const int2 r = T.range[c];
         const int b = r.x, e = r.y;
         const int level = e - b > GC_TREE_LEAF ? gc_tree_split_level(key[b], key[e - 1])
                                                : GC_TREE_LEVELS + 1;
         if (level > GC_TREE_LEVELS) {
-            set_leaf(T, c, b, e);
+            set_leaf(T, c, b, e, leaves, leaf_bodies);
             continue;
         }
         const int d0 = gc_tree_digit(key[b], level), d1 = gc_tree_digit(key[e - 1], level);
@@ -245,14 +257,23 @@ static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
                 kids++;
                 start = lo[v];
             }
-        const int slot = atomicAdd(&ctl->cells, kids);
+        /* The children's slots: one atomic for the lanes that split here together. */
+        int slot;
+        {
+            const cg::coalesced_group here = cg::coalesced_threads();
+            const int before = cg::exclusive_scan(here, kids), last = here.num_threads() - 1;
+            int base = 0;
+            if (here.thread_rank() == last)
+                base = atomicAdd(&ctl->cells, before + kids);
+            slot = here.shfl(base, last) + before;
+        }
         if (slot + kids > T.cap) {
             /* The slots of ours that the store does have become empty leaves, attached to
              * nothing: the next generations see valid cells there. */
             for (int k = slot; k < T.cap && k < slot + kids; k++)
                 T.range[k] = make_int2(b, b);
             atomicAdd(&ctl->overflow, 1);
-            set_leaf(T, c, b, e);
+            set_leaf(T, c, b, e, leaves, leaf_bodies);
             continue;
         }
         start = b;
@@ -266,8 +287,15 @@ static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
         T.range[slot + kids++] = make_int2(start, e);
         T.misc[c] = make_float4(0.0f, 0.0f, __int_as_float(slot), __int_as_float(kids));
     }
+    leaves = reduce(tmp).Sum(leaves);
+    __syncthreads(); /* tmp is used again */
+    leaf_bodies = reduce(tmp).Sum(leaf_bodies);
     __syncthreads();
     if (threadIdx.x == 0) {
+        if (leaves > 0) {
+            atomicAdd(&ctl->leaves, leaves);
+            atomicAdd(&ctl->leaf_bodies, (unsigned long long)leaf_bodies);
+        }
         __threadfence();
         if (atomicAdd(&ctl->done[g], 1u) == gridDim.x - 1) {
             const int made = atomicAdd(&ctl->cells, 0);
@@ -472,17 +500,14 @@ static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
     return v;
 }
 
-/* The group's local expansion (tree_formulas.h) from the nlocal cells of its list: each
- * lane adds every 32nd cell into its own sums, the sums are added across the warp, and each
- * lane evaluates them at its body's offset u from the box centre. */
+/* The sums of the group's local expansion (tree_formulas.h) over the nlocal cells of its
+ * list, in every lane: each lane adds every 32nd cell, then the lanes' sums are added. */
 template <bool POT>
-static __device__ __forceinline__ void eval_local(const tree_view &T,
+static __device__ __forceinline__ void local_sums(const tree_view &T,
                                                   const int *__restrict__ list, int nlocal,
-                                                  int lane, const float bc[3], const float4 x,
-                                                  float a[3], float *p)
+                                                  int lane, const float bc[3],
+                                                  float L[GC_TREE_LOCAL_TERMS])
 {
-    const int terms = POT ? GC_TREE_LOCAL_TERMS : GC_TREE_LOCAL_TERMS - 1;
-    float L[GC_TREE_LOCAL_TERMS];
 #pragma unroll
     for (int t = 0; t < GC_TREE_LOCAL_TERMS; t++)
         L[t] = 0.0f;
@@ -498,8 +523,19 @@ static __device__ __forceinline__ void eval_local(const tree_view &T,
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1)
 #pragma unroll
-        for (int t = 0; t < terms; t++)
+        for (int t = 0; t < (POT ? GC_TREE_LOCAL_TERMS : GC_TREE_LOCAL_TERMS - 1); t++)
             L[t] += __shfl_xor_sync(FULL, L[t], off);
+}
+
+/* The expansion at the lane's body, from the nlocal cells of the list. */
+template <bool POT>
+static __device__ __forceinline__ void eval_local(const tree_view &T,
+                                                  const int *__restrict__ list, int nlocal,
+                                                  int lane, const float bc[3], const float4 x,
+                                                  float a[3], float *p)
+{
+    float L[GC_TREE_LOCAL_TERMS];
+    local_sums<POT>(T, list, nlocal, lane, bc, L);
     gc_tree_local_eval(L, x.x - bc[0], x.y - bc[1], x.z - bc[2], a, POT ? p : nullptr);
 }
 
@@ -538,7 +574,8 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     }
     const float rl2 = gc_tree_local_radius2(h2, T.theta);
     float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
-    int top = 1, ncell = 0, nbody = 0, nlocal = 0, full = 0; /* 1: the stack, 2: the list */
+    int top = 1, ncell = 0, nbody = 0, nlocal = 0;
+    int full = 0; /* 1: the stack filled (a cell summed directly), 2: the local list filled */
     unsigned long long cells_done = 0, bodies_done = 0, mono_done = 0;
     if (lane == 0)
         s.stack[0] = 0;

@@ -190,7 +190,8 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->body_interactions = (double)k->body_int / own;
     o->mono_interactions = (double)k->mono_int / own;
     o->local_cells = (double)k->local_int / own;
-    o->complete = k->overflow == 0 && k->stack_full == 0 && k->local_full == 0;
+    o->local_full = (uint64_t)k->local_full;
+    o->complete = k->overflow == 0 && k->stack_full == 0;
     o->valid = 1;
     if (k->overflow > 0 && !t->grow) {
         gc_log_warn("cuda backend: the tree's store of %d cells was too small for %zu bodies "

@@ -28,6 +28,8 @@ struct gc_tree_stats {
     double mono_interactions; /* interactions with far cells' masses alone, per body */
     double local_cells;  /* cells added to their group's local expansion, per body (each
                           * costs its group one addition, not one interaction a body) */
+    uint64_t local_full; /* groups whose list of such cells filled (the device's): their
+                          * further cells went body by body, slower */
     int complete;        /* 1: every cell that should have been split was (0: the cell store
                           * ran out and some cells were summed directly; slower, exact) */
     int valid;           /* 0 until a pass has been measured */

@@ -47,6 +47,7 @@ struct tree_row {
     double ms_allpairs;        /* one all-pairs step at this N; 0 = not timed */
     struct gc_bench_errors err;
     int complete;
+    uint64_t local_full;       /* groups whose local list filled */
 };
 
 static void sim_params(const struct gc_options *opt, const char *force, float theta,
@@ -146,6 +147,7 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
             row->group = ts.groups ? (double)b->n / (double)ts.groups : 0.0;
             row->bytes_per_body = (double)ts.bytes / (double)b->n;
             row->complete = ts.complete;
+            row->local_full = ts.local_full;
         }
     }
     if (st == GC_OK) {
@@ -215,7 +217,10 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
                r->cell_int, r->body_int, r->mono_int, r->local, gflops(r), r->bytes_per_body,
                r->err.median, r->err.p99, r->err.max,
                r->ms_allpairs, r->ms_allpairs > 0.0 ? r->ms_allpairs / r->ms_step : 0.0,
-               r->complete ? "" : "  (cells summed directly: store, stack or local list full)");
+               r->complete ? "" : "  (cells summed directly: store or stack full)");
+        if (r->local_full)
+            printf("#   %llu groups' local lists filled: their further far cells went body by "
+                   "body\n", (unsigned long long)r->local_full);
     }
     fflush(stdout);
 }

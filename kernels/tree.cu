@@ -500,6 +500,13 @@ static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
     return v;
 }
 
+/* The walking warp's local list (made from the kernel's parameters where it is used: kept in
+ * registers, its address spilled the walk's). */
+static __device__ __forceinline__ int *local_list(const tree_view &T)
+{
+    return T.local + (size_t)(blockIdx.x * WALK_WARPS + (threadIdx.x >> 5)) * LOCAL_CAP;
+}
+
 /* The sums of the group's local expansion (tree_formulas.h) over the nlocal cells of its
  * list, in every lane: each lane adds every 32nd cell, then the lanes' sums are added. */
 template <bool POT>
@@ -549,16 +556,16 @@ static __device__ __forceinline__ void eval_local(const tree_view &T,
  * instead. */
 template <bool POT>
 static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem &s,
-                                                  int *__restrict__ list, int g0, int g1,
-                                                  int lane, float *__restrict__ phi)
+                                                  int g0, int g1, int lane,
+                                                  float *__restrict__ phi)
 {
     const int k = g0 + lane;
     const bool valid = k < g1;
     const float4 x = T.spos[valid ? k : g0];
-    const unsigned i = valid ? T.idx[k] : 0u;
-    const bool own = valid && i >= (unsigned)T.i0 && i < (unsigned)T.i1;
-    const unsigned owners = __ballot_sync(FULL, own);
-    if (!owners)
+    /* A lane past the group gets an index no range holds, so that whether the lane's body is
+     * ours is worked out again from i where it is needed (one register less to keep). */
+    const unsigned i = valid ? T.idx[k] : 0xffffffffu;
+    if (!__any_sync(FULL, i >= (unsigned)T.i0 && i < (unsigned)T.i1))
         return;
     float lo[3] = {x.x, x.y, x.z}, hi[3] = {x.x, x.y, x.z}, bc[3], bh[3];
     for (int off = 16; off > 0; off >>= 1)
@@ -612,7 +619,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             full |= 2;
             lm = 0;
         } else if (local) {
-            list[nlocal + __popc(lm & ((1u << lane) - 1u))] = node;
+            local_list(T)[nlocal + __popc(lm & ((1u << lane) - 1u))] = node;
             far = accept = false;
         }
         nlocal += __popc(lm);
@@ -690,7 +697,9 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     if (nbody > 0)
         eval_bodies<POT>(T, s, nbody, x, a, &p);
     if (nlocal > 0)
-        eval_local<POT>(T, list, nlocal, lane, bc, x, a, &p);
+        eval_local<POT>(T, local_list(T), nlocal, lane, bc, x, a, &p);
+    const bool own = i >= (unsigned)T.i0 && i < (unsigned)T.i1;
+    const unsigned owners = __ballot_sync(FULL, own);
     if (own) {
         if (POT)
             phi[i] = p;
@@ -721,17 +730,19 @@ t_walk(tree_view T, float *__restrict__ phi)
     __shared__ walk_smem smem[WALK_WARPS];
     const int lane = threadIdx.x & 31;
     walk_smem &s = smem[threadIdx.x >> 5];
-    int *list = T.local + (size_t)(blockIdx.x * WALK_WARPS + (threadIdx.x >> 5)) * LOCAL_CAP;
-    const int groups = T.ctl->groups;
     for (;;) {
-        int g = 0;
-        if (lane == 0)
+        int g = 0, g1 = 0;
+        if (lane == 0) {
+            /* the count is read afresh each time: one load a group, one register less */
+            const int groups = T.ctl->groups;
             g = (int)atomicAdd(&T.ctl->next_group, 1u);
-        g = __shfl_sync(FULL, g, 0);
-        if (g >= groups)
+            g1 = g >= groups ? -1 : g + 1 < groups ? T.group[g + 1] : T.n;
+        }
+        g1 = __shfl_sync(FULL, g1, 0);
+        if (g1 < 0)
             return; /* the whole warp: no block-wide barrier follows */
-        walk_group<POT>(T, s, list, T.group[g], g + 1 < groups ? T.group[g + 1] : T.n, lane,
-                        phi);
+        g = __shfl_sync(FULL, g, 0);
+        walk_group<POT>(T, s, T.group[g], g1, lane, phi);
     }
 }
 

@@ -141,7 +141,7 @@ enum gc_status gc_force_accel(struct gc_force *f, float eps2)
         struct gc_tree_stats ts;
         if (gc_force_tree_stats(f, &ts) == GC_OK && ts.valid)
             f->interactions += (double)f->n * (ts.cell_interactions + ts.body_interactions +
-                                                ts.mono_interactions + ts.local_cells);
+                                                ts.mono_interactions);
     }
     if (f->profile) {
         const double t2 = mark(f);

@@ -27,8 +27,9 @@ void gc_overlay_stats(struct gc_hud *h, int fb_w, int fb_h, const struct gc_over
     if (i->tree) {
         snprintf(lines[nl++], sizeof lines[0], "Tree theta %.2f   build %.2f ms   walk %.2f ms",
                  i->theta, i->tree_build_ms, i->tree_walk_ms);
-        snprintf(lines[nl++], sizeof lines[0], "(%.0f interactions a body, %.3g/s)",
-                 i->tree_interactions, i->ips);
+        snprintf(lines[nl++], sizeof lines[0],
+                 "(%.0f interactions a body, %.3g/s; %.0f cells by expansion)",
+                 i->tree_interactions, i->ips, i->tree_local);
     } else {
         snprintf(lines[nl++], sizeof lines[0], "%.3g interactions/s   %.2f GFLOP/s", i->ips,
                  i->flops * i->ips * 1e-9);

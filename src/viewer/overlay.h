@@ -24,6 +24,7 @@ struct gc_overlay_info {
     double tree_build_ms;       /* tree: sort, build and moments of its latest pass */
     double tree_walk_ms;        /* tree: the walks of its latest pass */
     double tree_interactions;   /* tree: interactions a body of that pass; 0 = not yet known */
+    double tree_local;          /* tree: cells felt through the group's expansion, a body */
     const char *time;           /* simulated time as shown: "123.4 MYR", "1.234 HENON" */
     const char *integrator;     /* "leapfrog", "hermite4", "hermite6" */
     int block_steps;            /* 1 = individual (block) time steps: no single dt */

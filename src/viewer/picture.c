@@ -121,8 +121,8 @@ static void stats_panel(struct gc_app *a)
             i.tree_build_ms = ts.sort_ms + ts.build_ms + ts.moments_ms;
             i.tree_walk_ms = ts.walk_ms;
             i.tree_interactions =
-                ts.cell_interactions + ts.body_interactions + ts.mono_interactions +
-                ts.local_cells;
+                ts.cell_interactions + ts.body_interactions + ts.mono_interactions;
+            i.tree_local = ts.local_cells;
         }
     }
     gc_app_time_text(a, 0, when, sizeof when);

@@ -280,8 +280,10 @@ static void moments(struct cpu_tree *t, float theta, float eps2)
 }
 
 /* One group's walk: every cell far enough from the group's box (gc_tree_open_radius2)
- * acts as a whole, every leaf that is not is summed body by body. The bodies the range
- * [i0, i1) owns get their accelerations (and, with phi, their potentials). */
+ * acts as a whole, through the group's local expansion when it is also far beside the
+ * group's size (gc_tree_local), else on each body; every leaf that is not far enough is
+ * summed body by body. The bodies the range [i0, i1) owns get their accelerations (and,
+ * with phi, their potentials). */
 static void walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, size_t g0,
                        size_t g1, const struct gc_force_params *fp, float *acc, double *phi,
                        double *counts)

@@ -316,7 +316,6 @@ GC_HD void gc_tree_body_force(float dx, float dy, float dz, float m, float rinv,
         *phi -= m * rinv;
 }
 
-
 /* Local expansions. A cell accepted for a group whose centre of mass lies farther than
  * GC_TREE_LOCAL_K / theta group radii (the half-diagonal h of the group's box) from the
  * box's centre g is not evaluated body by body: its field is added, once for the whole

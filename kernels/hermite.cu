@@ -295,12 +295,42 @@ static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, mtile
     T.id[threadIdx.x] = j < H.n ? j : -1;
 }
 
+/* Active bodies a thread of the force pass takes once m fills blocks of that many times HT
+ * (hermite_plan.h): two for the mixed 4th-order pass, so that each tile record it loads
+ * from shared memory serves two pairs (its pair is 37 instructions, 3 of them the loads);
+ * one for the others, whose registers have no room for a second body. */
+static __device__ __forceinline__ int bodies_per_thread(const gc_cuda_hermite &H)
+{
+    return H.order == 4 && H.mixed ? 2 : 1;
+}
+
+/* Active body aidx's prediction for the force pass: its index (-1 past m), position (split
+ * for the mixed pairs), velocity and acceleration. */
+template <int ORDER, typename real>
+static __device__ __forceinline__ int active_body(const gc_cuda_hermite &H, int aidx, int m,
+                                                  long long tn, double xi[3], float xh[3],
+                                                  float xl[3], real vi[3], real ai[3])
+{
+    const int i = aidx < m ? H.active[aidx] : -1;
+    double vd[3] = {0, 0, 0}, ad[3] = {0, 0, 0};
+    xi[0] = xi[1] = xi[2] = 0.0;
+    if (i >= 0)
+        predict_body<ORDER>(H, i, tn, xi, vd, ORDER == 6 ? ad : nullptr);
+    for (int k = 0; k < 3; k++) {
+        vi[k] = (real)vd[k];
+        ai[k] = (real)ad[k];
+        split(xi[k], xh[k], xl[k]);
+    }
+    return i;
+}
+
 /* Each j body is predicted to the block time as its tile is loaded, so no separate
  * prediction pass over all n bodies is needed per block step. */
 template <int ORDER, int ARITH>
 static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 {
     constexpr bool MIXED = ARITH != ARITH_DOUBLE;
+    constexpr bool TWO = MIXED && ORDER == 4; /* may take two bodies a thread */
     using tile_t = typename std::conditional<MIXED, mtile<ORDER>, htile<ORDER>>::type;
     using real = typename std::conditional<MIXED, float, double>::type;
     __shared__ tile_t tile;
@@ -311,30 +341,30 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
         return;
     const int m = ctl->count;
     const long long tn = ctl->t_next;
-    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid);
+    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const int ntiles = (H.n + HT - 1) / HT;
     const int units = p.groups * p.slices;
     const int il = threadIdx.x / p.q, lane = threadIdx.x % p.q;
     const real eps2 = (real)H.eps2;
+    const bool two = TWO && p.per == 2;
 
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
         const int g = u / p.slices, sl = u % p.slices;
-        const int aidx = g * p.ni + il;
-        const bool valid = aidx < m;
-        const int i = valid ? H.active[aidx] : -1;
-        double xi[3] = {0, 0, 0}, vd[3] = {0, 0, 0}, ad[3] = {0, 0, 0};
-        double acc[NV];
-        real vi[3], ai[3], part[NV];
-        float xh[3], xl[3]; /* xi split, for the mixed pairs */
-        if (valid)
-            predict_body<ORDER>(H, i, tn, xi, vd, ORDER == 6 ? ad : nullptr);
-        for (int k = 0; k < 3; k++) {
-            vi[k] = (real)vd[k];
-            ai[k] = (real)ad[k];
-            split(xi[k], xh[k], xl[k]);
-        }
+        const int aidx = g * p.ni + il, aidx2 = aidx + HT;
+        double xi[3], xi2[3], acc[NV], acc2[TWO ? NV : 1];
+        real vi[3], ai[3], part[NV], vi2[3], ai2[3], part2[TWO ? NV : 1];
+        float xh[3], xl[3], xh2[3], xl2[3]; /* positions split, for the mixed pairs */
+        const int i = active_body<ORDER, real>(H, aidx, m, tn, xi, xh, xl, vi, ai);
+        const bool valid = i >= 0;
+        /* the second body (two a thread), or the first again where there is none */
+        const int i2 = two ? active_body<ORDER, real>(H, aidx2 < m ? aidx2 : aidx, m, tn, xi2,
+                                                      xh2, xl2, vi2, ai2)
+                           : -1;
         for (int k = 0; k < NV; k++)
             acc[k] = 0.0;
+        if (TWO)
+            for (int k = 0; k < NV; k++)
+                acc2[k] = 0.0;
         const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
         for (int tt = t0; tt < t1; tt++) {
             __syncthreads(); /* the previous tile has been used by every thread */
@@ -344,6 +374,26 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
                 continue;
             for (int k = 0; k < NV; k++)
                 part[k] = 0;
+            if constexpr (TWO) {
+                if (two) {
+                    /* Two bodies a thread: each record loaded once for both pairs. */
+                    for (int k = 0; k < NV; k++)
+                        part2[k] = 0;
+#pragma unroll 4
+                    for (int k = 0; k < HT; k++) {
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i, xh, xl, vi,
+                                                                      ai, eps2, ctl, part);
+                        pair_mixed<ORDER, ARITH == ARITH_MIXED_EXACT>(tile, k, i2, xh2, xl2,
+                                                                      vi2, ai2, eps2, ctl,
+                                                                      part2);
+                    }
+                    for (int k = 0; k < NV; k++) {
+                        acc[k] += (double)part[k];
+                        acc2[k] += (double)part2[k];
+                    }
+                    continue;
+                }
+            }
             /* One thread per body (m >= HT, the bulk of the work): a fixed-count loop the
              * compiler unrolls, so independent pairs overlap their latencies. */
             if (p.q == 1) {
@@ -390,6 +440,12 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
             for (int k = 0; k < NV; k++)
                 dst[k] = acc[k];
         }
+        if (TWO && two && valid && aidx2 < m) {
+            double *dst = H.part + ((size_t)sl * (size_t)m + (size_t)aidx2) * NV;
+            for (int k = 0; k < NV; k++)
+                dst[k] = acc2[k];
+        }
+        (void)i2;
     }
 }
 
@@ -490,7 +546,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
         return;
     const int m = ctl->count;
     const long long tn = ctl->t_next;
-    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid);
+    const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const double tick = tick_of(H);
     const int all = ctl->count_all;
     double sum[9];

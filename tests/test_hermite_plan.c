@@ -17,11 +17,15 @@ static long long cost_model(long long groups, long long slices, long long tps, l
     return (groups * slices + grid - 1) / grid * tps;
 }
 
-/* Blocks of active bodies (hermite.cu's launch comment): m >= HT takes one thread per body,
- * HT bodies a block; a smaller m is one block of the smallest power of two >= m bodies. */
-static void groups_of(int m, long long *ni, long long *groups)
+/* Blocks of active bodies (hermite.cu's launch comment): m >= per * HT takes per bodies a
+ * thread, per * HT a block; m >= HT one thread per body, HT bodies a block; a smaller m is
+ * one block of the smallest power of two >= m bodies. */
+static void groups_of(int m, int per, long long *ni, long long *groups)
 {
-    if (m >= HT) {
+    if (m >= per * HT) {
+        *ni = (long long)per * HT;
+        *groups = ((long long)m + *ni - 1) / *ni;
+    } else if (m >= HT) {
         *ni = HT;
         *groups = ((long long)m + HT - 1) / HT;
     } else {
@@ -57,22 +61,23 @@ static double worst_vs_all = 1.0; /* largest planned cost / unrestricted brute-f
 static int worst_m, worst_n, worst_grid;
 static long long cases, below_waves; /* plans checked; how many a > MAX_WAVES split beats */
 
-static void check_one(int m, int n, int grid)
+static void check_one(int m, int n, int grid, int per)
 {
-    const struct gc_hermite_plan p = gc_hermite_plan_of(m, n, grid);
+    const struct gc_hermite_plan p = gc_hermite_plan_of(m, n, grid, per);
     const int failures_at_entry = check_failures;
     const long long ntiles = ((long long)n + HT - 1) / HT;
     long long ni, groups, cost, lower, best_all, best_waves;
     /* The brute force depends on (groups, n, grid) only: consecutive m share it. */
     static long long memo_groups = -1, memo_ntiles = -1, memo_grid = -1, memo_all, memo_waves;
 
-    groups_of(m, &ni, &groups);
+    groups_of(m, per, &ni, &groups);
     cases++;
 
-    /* Bodies: ni a power of two up to HT, q = HT / ni threads each, groups * ni >= m with no
-     * empty group, as the launch comment lays them out. */
-    CHECK(p.ni >= 1 && p.ni <= HT && (p.ni & (p.ni - 1)) == 0);
-    CHECK(p.q == HT / p.ni);
+    /* Bodies: ni a power of two up to per * HT, q = HT / ni threads each below HT, else one
+     * thread for ni / HT bodies, groups * ni >= m with no empty group, as the launch comment
+     * lays them out. */
+    CHECK(p.ni >= 1 && p.ni <= per * HT && (p.ni & (p.ni - 1)) == 0);
+    CHECK(p.ni >= HT ? p.q == 1 && p.per == p.ni / HT : p.q == HT / p.ni && p.per == 1);
     CHECK(p.ni == ni && p.groups == groups);
     CHECK((long long)p.groups * p.ni >= m && (long long)(p.groups - 1) * p.ni < m);
 
@@ -124,16 +129,19 @@ static void check_one(int m, int n, int grid)
     /* The same inputs give the same layout (results repeat run to run), also after another
      * layout was computed in between. */
     {
-        const struct gc_hermite_plan other = gc_hermite_plan_of(m < n ? m + 1 : 1, n, grid + 1);
-        const struct gc_hermite_plan again = gc_hermite_plan_of(m, n, grid);
+        const struct gc_hermite_plan other =
+            gc_hermite_plan_of(m < n ? m + 1 : 1, n, grid + 1, 3 - per);
+        const struct gc_hermite_plan again = gc_hermite_plan_of(m, n, grid, per);
         (void)other;
-        CHECK(again.ni == p.ni && again.q == p.q && again.groups == p.groups &&
+        CHECK(again.ni == p.ni && again.q == p.q && again.per == p.per &&
+              again.groups == p.groups &&
               again.slices == p.slices && again.tps == p.tps);
     }
     if (check_failures != failures_at_entry)
-        fprintf(stderr, "  at m = %d, n = %d, grid = %d: ni %d q %d groups %d slices %d tps %d; "
-                        "cost %lld, brute force %lld (<= %d waves) %lld (any), lower bound %lld\n",
-                m, n, grid, p.ni, p.q, p.groups, p.slices, p.tps, cost, best_waves,
+        fprintf(stderr, "  at m = %d, n = %d, grid = %d, per %d: ni %d q %d groups %d slices %d "
+                        "tps %d; cost %lld, brute force %lld (<= %d waves) %lld (any), lower "
+                        "bound %lld\n",
+                m, n, grid, per, p.ni, p.q, p.groups, p.slices, p.tps, cost, best_waves,
                 GC_HERMITE_MAX_WAVES, best_all, lower);
 }
 
@@ -147,13 +155,15 @@ int main(void)
     for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
         for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
             const int n = ns[k], grid = grids[g];
-            for (int m = 1; m <= n; m = m < 1024 ? m + 1 : m + 1 + m / 200)
-                check_one(m, n, grid);
-            check_one(n, n, grid);
+            for (int per = 1; per <= GC_HERMITE_MAX_PER; per++) {
+                for (int m = 1; m <= n; m = m < 1024 ? m + 1 : m + 1 + m / 200)
+                    check_one(m, n, grid, per);
+                check_one(n, n, grid, per);
+            }
         }
     }
     /* The case the header names: 157 groups on 264 resident blocks, N = 262,144. */
-    check_one(157 * HT, 262144, 264);
+    check_one(157 * HT, 262144, 264, 1);
     printf("%lld layouts checked; %lld could be cheaper with more than %d waves of slices "
            "(worst %.3fx the unrestricted minimum, at m = %d, n = %d, grid = %d)\n",
            cases, below_waves, GC_HERMITE_MAX_WAVES, worst_vs_all, worst_m, worst_n, worst_grid);

@@ -1,4 +1,4 @@
-/* The state hermite_groups.c and hermite_groups_view.c share (private to the two). */
+/* The state the hermite_groups*.c files share (private to them). */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_HERMITE_GROUPS_IMPL_H
 #define GC_HERMITE_GROUPS_IMPL_H
@@ -60,6 +60,14 @@ void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct gr
 enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *sl,
                                       const double *x, const double *v, int64_t t);
 void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr);
+/* Slot s a body of its own again (or newly centred): its state at tick t and its mass, its
+ * derivatives and step to be computed. */
+void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
+                                const double v[3], double mass);
+/* gr (due at tick t) split into its parts, by friends of friends at twice the radius, when
+ * there are several and their quadrupole coupling is small (GC_GROUP_SPLIT_GAMMA): parts of
+ * one body become bodies again, larger parts groups. */
+enum gc_status gc_hermite_groups_split(struct gc_hermite_groups *g, struct group *gr, int64_t t);
 /* The root of i's part in a union-find (halving the paths on the way). */
 int gc_hermite_groups_root(int *parent, int i);
 /* Bodies of the block (tick t) closer than the radius, joined transitively, become one

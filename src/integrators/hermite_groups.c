@@ -235,7 +235,8 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
     const size_t n = g->n;
     size_t nf = 0;
     size_t *list = malloc(n * sizeof *list);
-    double *src = malloc(9 * n * sizeof *src), *out = NULL;
+    double *src = malloc(9 * n * sizeof *src), *out = NULL, *ca = NULL;
+    enum gc_status st;
     for (size_t i = 0; list && i < n; i++)
         if (g->fresh[i])
             list[nf++] = i;
@@ -246,6 +247,23 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
         free(out);
         gc_log_error("regularisation: out of memory for the derivatives of %zu bodies", n);
         return GC_ERR_NOMEM;
+    }
+    /* the coupling to nearby groups, as the force pass adds it (without it a fresh slot's
+     * first step would start from a force its next one does not continue) */
+    if (nf > 0) {
+        int *fl = malloc(nf * sizeof *fl);
+        ca = calloc(6 * nf, sizeof *ca);
+        for (size_t q = 0; fl && q < nf; q++)
+            fl[q] = (int)list[q];
+        st = fl && ca ? gc_hermite_groups_couple(g, fl, nf, t, ca, ca + 3 * nf) : GC_ERR_NOMEM;
+        free(fl);
+        if (st != GC_OK) {
+            free(list);
+            free(src);
+            free(out);
+            free(ca);
+            return st;
+        }
     }
     for (int pass = 0; pass < 2; pass++) {
         for (size_t s = 0; s < n; s++)
@@ -273,8 +291,10 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
         }
         for (size_t q = 0; q < nf; q++) {
             struct gc_hermite_record *r = &g->rec[list[q]];
-            memcpy(r->a, &out[9 * q], 3 * sizeof(double));
-            memcpy(r->j, &out[9 * q + 3], 3 * sizeof(double));
+            for (int d = 0; d < 3; d++) {
+                r->a[d] = out[9 * q + d] + ca[3 * q + d];
+                r->j[d] = out[9 * q + 3 + d] + ca[3 * nf + 3 * q + d];
+            }
             memcpy(r->s, &out[9 * q + 6], 3 * sizeof(double));
             memset(r->c, 0, sizeof r->c);
         }
@@ -282,6 +302,7 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
     free(list);
     free(src);
     free(out);
+    free(ca);
     for (size_t i = 0; i < g->n; i++) {
         struct gc_hermite_record *r = &g->rec[i];
         int lv;

@@ -55,6 +55,11 @@ int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group
 /* gr's reach from its present size (hermite_groups.h, GC_GROUP_TIDE_GAMMA). */
 void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr);
 
+/* What the nu units (slots) feel of the groups coupled to them at tick t, beyond their
+ * centres' points, added to acc and jerk (3 nu each); those groups are first advanced to t. */
+enum gc_status gc_hermite_groups_couple(struct gc_hermite_groups *g, const int *units,
+                                        size_t nu, int64_t t, double *acc, double *jerk);
+
 /* A group of the k bodies in slots sl (states x, v at tick t), and a group given up (its
  * members' slots become free of it). */
 enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *sl,

@@ -409,24 +409,35 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
     st = gc_backend_hermite_state(f->backend, g->rec);
     if (st != GC_OK)
         return st;
-    g->radius = g->cfg.radius;
-    if (!(g->radius > 0.0)) {
-        /* 2 <m> / v^2, v^2 = |W| / M: W in double over all pairs (collisional runs are small) */
+    {
+        /* W in double over all pairs (collisional runs are small), each row summed apart and
+         * the rows in order: the same sum for any number of threads */
         const long n = (long)g->n;
-        double w = 0.0, mt = 0.0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : w)
-        for (long i = 0; i < n; i++)
+        double *row = malloc((size_t)n * sizeof *row), w = 0.0, k = 0.0, mt = 0.0;
+        if (!row)
+            return GC_ERR_NOMEM;
+#pragma omp parallel for schedule(dynamic, 16)
+        for (long i = 0; i < n; i++) {
+            row[i] = 0.0;
             for (long j = i + 1; j < n; j++) {
                 double d2 = 0.0;
                 for (int d = 0; d < 3; d++) {
                     const double dx = g->rec[j].x[d] - g->rec[i].x[d];
                     d2 += dx * dx;
                 }
-                w += g->m[i] * g->m[j] / sqrt(d2);
+                row[i] += g->m[i] * g->m[j] / sqrt(d2);
             }
-        for (size_t i = 0; i < g->n; i++)
+        }
+        for (long i = 0; i < n; i++) {
+            const double *v = g->rec[i].v;
+            w += row[i];
+            k += 0.5 * g->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             mt += g->m[i];
-        g->radius = 2.0 * mt * mt / ((double)g->n * w);
+        }
+        free(row);
+        g->energy = fabs(k - w);
+        /* 2 <m> / v^2, v^2 = |W| / M */
+        g->radius = g->cfg.radius > 0.0 ? g->cfg.radius : 2.0 * mt * mt / ((double)n * w);
     }
     if (!(g->radius > 0.0) || !isfinite(g->radius)) {
         gc_log_error("regularisation: no regularisation radius for these bodies (give "

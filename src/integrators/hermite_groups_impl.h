@@ -25,6 +25,7 @@ struct gc_hermite_groups {
     struct gc_hermite_groups_config cfg;
     size_t n;
     double radius;
+    double energy;                 /* |E| of the whole system when the groups started */
     int order;
     double eps2, tick, dt_max, eta_start;
     int *group_of;                 /* slot -> group, -1 = a body of its own */
@@ -70,8 +71,9 @@ void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr);
 void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
                                 const double v[3], double mass);
 /* gr (due at tick t) split into its parts, by friends of friends at twice the radius, when
- * there are several and their quadrupole coupling is small (GC_GROUP_SPLIT_GAMMA): parts of
- * one body become bodies again, larger parts groups. */
+ * there are several and each two of them escape each other or couple weakly (their
+ * quadrupole energy, GC_GROUP_SPLIT_GAMMA): parts of one body become bodies again, larger
+ * parts groups. */
 enum gc_status gc_hermite_groups_split(struct gc_hermite_groups *g, struct group *gr, int64_t t);
 /* The root of i's part in a union-find (halving the paths on the way). */
 int gc_hermite_groups_root(int *parent, int i);

@@ -45,18 +45,27 @@ if [ -z "$formed" ] || [ "$formed" -le 51 ] || [ -z "$dissolved" ] || [ "$dissol
     fail=1
 fi
 
-# A body passing a binary (masses 1, separation 0.02, the barycentre at rest) at 0.1 joins
-# its group (radius 0.15) and leaves on an unbound orbit. Where a group forms or splits, its
-# fresh units start their steps from the force of the next pass, resolved members included:
-# from the centres' points alone, the momentum was off by 2.8e-7 from the start (the binary,
-# a group at t = 0, and the body in its reach).
+# A body passing a binary (masses 1, separation 0.02) at 0.1 joins its group (radius 0.15)
+# and leaves on an unbound orbit. Two stars of 10^4 far away (a wide pair at rest as a whole)
+# make the system's energy 400 times the three bodies': as in a cluster, once the escaper
+# recedes beyond four radii its quadrupole coupling is small beside that, so it is a body
+# of its own again, and by t = 1.5 (about 2 apart) the group is the binary alone (judged
+# against the group's energy alone, it stayed in a three-body group until about 7 apart).
+# Where a group forms or splits, its fresh units start their steps from the force of the
+# next pass, resolved members included: from the centres' points alone, the momentum was off
+# by 2.8e-7 from the start (the binary, a group at t = 0, and the body in its reach).
 tab=$(mktemp)
 printf '1 0.3433333333333333 -0.01 0 -1 5 0\n1 0.3233333333333333 -0.01 0 -1 -5 0\n1 -0.6666666666666666 0.1 0 2 0 0\n' >"$tab"
-run "escape from a binary" 1e-7 --data "$tab" --integrator hermite4 --eps 0 --ar-radius 0.15 \
+printf '10000 2500 10000 0 0 1 0\n10000 -2500 10000 0 0 -1 0\n' >>"$tab"
+run "escape from a binary" 1e-9 --data "$tab" --integrator hermite4 --eps 0 --ar-radius 0.15 \
     --t-end 1.5 --report-every 1.5
 rm -f "$tab"
 if ! awk -v p="$LAST_P" 'BEGIN { exit !(p <= 1e-8) }'; then
     echo "FAIL escape from a binary: |P| = $LAST_P > 1e-8"; fail=1
+fi
+if ! echo "$GROUPS_LINE" | grep -q 'groups 1 (2 bodies), formed 3, dissolved 2'; then
+    echo "FAIL escape from a binary: the escaper should have left the group: $GROUPS_LINE"
+    fail=1
 fi
 
 # Without regularisation a hard binary's steps reach the floor: the message names the cure.

@@ -270,7 +270,7 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
             if (g->hm[s] > 0.0)
                 gc_hermite_groups_predict(g, (int)s, tt, &src[9 * s], &src[9 * s + 3],
                                           &src[9 * s + 6]);
-#pragma omp parallel for schedule(dynamic, 16) if (nf > 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads) if (nf > 16)
         for (long q = 0; q < (long)nf; q++) {
             const size_t i = list[q];
             const struct gc_hermite_record *r = &g->rec[i];
@@ -384,7 +384,8 @@ enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_fo
             act[nact++] = (int)k;
     /* one group per thread: each writes only its own group, so results do not depend on
      * the threads */
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nact > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(g->threads) reduction(| : failed) \
+    if (nact > 1)
     for (long q = 0; q < nact; q++)
         failed |= gc_hermite_groups_advance(g, &g->groups[act[q]], (double)c.t_last * g->tick) != GC_OK;
     if (failed)
@@ -404,6 +405,7 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
     g->dt_max = cfg->dt_max;
     g->tick = ldexp(cfg->dt_max, -GC_HERMITE_LEVELS);
     g->eta_start = cfg->eta_start;
+    g->threads = gc_backend_host_threads(f->backend);
     for (size_t i = 0; i < g->n; i++)
         g->hm[i] = g->m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
     st = gc_backend_hermite_state(f->backend, g->rec);
@@ -416,7 +418,7 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
         double *row = malloc((size_t)n * sizeof *row), w = 0.0, k = 0.0, mt = 0.0;
         if (!row)
             return GC_ERR_NOMEM;
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads)
         for (long i = 0; i < n; i++) {
             row[i] = 0.0;
             for (long j = i + 1; j < n; j++) {

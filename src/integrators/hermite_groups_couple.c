@@ -100,7 +100,8 @@ static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units,
     int failed = 0;
     if (!list)
         return GC_ERR_NOMEM;
-#pragma omp parallel for schedule(dynamic, 16) if (g->ngroups * nu > 65536)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads) \
+    if (g->ngroups * nu > 65536)
     for (long k = 0; k < (long)g->ngroups; k++) {
         int nd = 0;
         for (size_t q = 0; g->groups[k].alive && !nd && q < nu; q++)
@@ -110,7 +111,8 @@ static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units,
     for (size_t k = 0; k < g->ngroups; k++)
         if (list[k])
             list[nsync++] = (int)k;
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nsync > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(g->threads) reduction(| : failed) \
+    if (nsync > 1)
     for (long q = 0; q < nsync; q++)
         failed |= gc_hermite_groups_advance(g, &g->groups[list[q]], tt) != GC_OK;
     for (long q = 0; !failed && q < nsync; q++)
@@ -126,7 +128,7 @@ static enum gc_status corrections(const struct gc_hermite_groups *g, const int *
                                   unsigned char *hit)
 {
     int nomem = 0;
-#pragma omp parallel if (nu * g->ngroups > 65536) reduction(| : nomem)
+#pragma omp parallel num_threads(g->threads) if (nu * g->ngroups > 65536) reduction(| : nomem)
     {
         struct side *P = malloc(sizeof *P), *S = malloc(sizeof *S);
         nomem |= !P || !S;

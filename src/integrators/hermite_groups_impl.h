@@ -26,6 +26,7 @@ struct gc_hermite_groups {
     size_t n;
     double radius;
     double energy;                 /* |E| of the whole system when the groups started */
+    int threads;                   /* host threads (gc_backend_host_threads: --threads) */
     int order;
     double eps2, tick, dt_max, eta_start;
     int *group_of;                 /* slot -> group, -1 = a body of its own */

@@ -236,7 +236,7 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
     size_t nf = 0;
     size_t *list = malloc(n * sizeof *list);
     double *src = malloc(9 * n * sizeof *src), *out = NULL, *ca = NULL;
-    enum gc_status st;
+    enum gc_status st = GC_OK;
     for (size_t i = 0; list && i < n; i++)
         if (g->fresh[i])
             list[nf++] = i;
@@ -247,23 +247,6 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
         free(out);
         gc_log_error("regularisation: out of memory for the derivatives of %zu bodies", n);
         return GC_ERR_NOMEM;
-    }
-    /* the coupling to nearby groups, as the force pass adds it (without it a fresh slot's
-     * first step would start from a force its next one does not continue) */
-    if (nf > 0) {
-        int *fl = malloc(nf * sizeof *fl);
-        ca = calloc(6 * nf, sizeof *ca);
-        for (size_t q = 0; fl && q < nf; q++)
-            fl[q] = (int)list[q];
-        st = fl && ca ? gc_hermite_groups_couple(g, fl, nf, t, ca, ca + 3 * nf) : GC_ERR_NOMEM;
-        free(fl);
-        if (st != GC_OK) {
-            free(list);
-            free(src);
-            free(out);
-            free(ca);
-            return st;
-        }
     }
     for (int pass = 0; pass < 2; pass++) {
         for (size_t s = 0; s < n; s++)
@@ -291,18 +274,36 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
         }
         for (size_t q = 0; q < nf; q++) {
             struct gc_hermite_record *r = &g->rec[list[q]];
-            for (int d = 0; d < 3; d++) {
-                r->a[d] = out[9 * q + d] + ca[3 * q + d];
-                r->j[d] = out[9 * q + 3 + d] + ca[3 * nf + 3 * q + d];
-            }
+            memcpy(r->a, &out[9 * q], 3 * sizeof(double));
+            memcpy(r->j, &out[9 * q + 3], 3 * sizeof(double));
             memcpy(r->s, &out[9 * q + 6], 3 * sizeof(double));
             memset(r->c, 0, sizeof r->c);
         }
     }
-    free(list);
     free(src);
     free(out);
-    free(ca);
+    /* the coupling to nearby groups, as the force pass adds it (without it a fresh slot's
+     * first step would start from a force its next one does not continue); after the
+     * points' derivatives, which the groups brought to t here predict the fresh slots by */
+    if (nf > 0) {
+        int *fl = malloc(nf * sizeof *fl);
+        ca = calloc(6 * nf, sizeof *ca);
+        for (size_t q = 0; fl && q < nf; q++)
+            fl[q] = (int)list[q];
+        st = fl && ca ? gc_hermite_groups_couple(g, fl, nf, t, ca, ca + 3 * nf) : GC_ERR_NOMEM;
+        for (size_t q = 0; st == GC_OK && q < nf; q++)
+            for (int d = 0; d < 3; d++) {
+                g->rec[list[q]].a[d] += ca[3 * q + d];
+                g->rec[list[q]].j[d] += ca[3 * nf + 3 * q + d];
+            }
+        free(fl);
+        free(ca);
+        if (st != GC_OK) {
+            free(list);
+            return st;
+        }
+    }
+    free(list);
     for (size_t i = 0; i < g->n; i++) {
         struct gc_hermite_record *r = &g->rec[i];
         int lv;

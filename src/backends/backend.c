@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "backend.h"
 
+#include <omp.h>
 #include <string.h>
 
 #include "backend_bench.h"
@@ -19,15 +20,11 @@ const char *gc_backend_available(void)
 #endif
 }
 
-enum gc_status gc_backend_create(const char *name, const struct gc_backend_options *opt,
-                                 struct gc_backend **out)
+static enum gc_status create(const char *name, const struct gc_backend_options *opt,
+                             struct gc_backend **out)
 {
-    static const struct gc_backend_options defaults = {0};
     enum gc_status st;
 
-    *out = NULL;
-    if (!opt)
-        opt = &defaults;
     if (!name || strcmp(name, "auto") == 0) {
 #ifdef GC_ENABLE_CUDA
         struct gc_backend_options quiet = *opt;
@@ -64,6 +61,20 @@ enum gc_status gc_backend_create(const char *name, const struct gc_backend_optio
     }
     gc_log_error("unknown backend '%s'; available: auto, %s", name, gc_backend_available());
     return GC_ERR_INVALID;
+}
+
+enum gc_status gc_backend_create(const char *name, const struct gc_backend_options *opt,
+                                 struct gc_backend **out)
+{
+    static const struct gc_backend_options defaults = {0};
+    enum gc_status st;
+    *out = NULL;
+    if (!opt)
+        opt = &defaults;
+    st = create(name, opt, out);
+    if (st == GC_OK)
+        (*out)->threads = opt->threads;
+    return st;
 }
 
 void gc_backend_destroy(struct gc_backend *b)
@@ -215,6 +226,11 @@ const char *gc_backend_name(const struct gc_backend *b)
 const char *gc_backend_device_name(const struct gc_backend *b)
 {
     return b->iface->device_name ? b->iface->device_name(b) : b->iface->name;
+}
+
+int gc_backend_host_threads(const struct gc_backend *b)
+{
+    return b && b->threads > 0 ? b->threads : omp_get_max_threads();
 }
 
 int gc_backend_is_device(const struct gc_backend *b)

@@ -89,6 +89,8 @@ struct gc_backend {
     void *ctx;      /* backend-private state */
     size_t n;       /* bodies currently uploaded (0 before the first upload) */
     size_t i0, i1;  /* the range this process owns; [0, n) after an upload */
+    int threads;    /* host threads for work done beside the backend's own (--threads);
+                     * 0 = the OpenMP default; set by gc_backend_create */
 };
 
 /* Options for gc_backend_create; zero-initialise and set what you need. */
@@ -134,6 +136,9 @@ enum gc_status gc_backend_accelerations(struct gc_backend *b, const struct gc_bo
                                         struct gc_bodies *out);
 const char *gc_backend_name(const struct gc_backend *b);
 const char *gc_backend_device_name(const struct gc_backend *b);
+/* The host threads a caller's own parallel work beside this backend may use: the
+ * options' threads (--threads), else the OpenMP default. Always >= 1. */
+int gc_backend_host_threads(const struct gc_backend *b);
 /* 1 when the backend is an accelerator (GC_BACKEND_DEVICE). */
 int gc_backend_is_device(const struct gc_backend *b);
 /* The backend's table for `table`, or NULL (the typed lookups of the other headers use it). */

@@ -7,33 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar_chain_impl.h"
 #include "log.h"
 
-/* Extrapolation rows: the leapfrog is run with 2, 4, ..., 2 KMAX substeps. A step that has
- * not converged by then is retried at half the length. */
-#define KMAX 10
-/* Rows at which a converged step makes the next one longer or shorter: converging early
- * wastes nothing but says the step could be longer; late convergence costs many substeps. */
-#define K_GROW 4
-#define K_SHRINK 7
 #define MAX_RETRIES 60
-
-struct gc_ar {
-    size_t n, nl;          /* bodies, chain links (n - 1) */
-    size_t dim;            /* state length: 3 nl links, 3 nl link velocities, t, B */
-    double *m, mtot, inv_mtot;
-    int *order;            /* chain position -> body */
-    double *y;             /* the state: X[3 nl], W[3 nl], t, B */
-    double ds;             /* next step in the regularised time s */
-    double tol;
-    /* scratch */
-    double *q, *v, *acc, *fext, *vold;   /* 3n each */
-    double *y0, *y1, *row_prev, *row_cur; /* dim, dim, dim * KMAX each for the two rows */
-    struct gc_ar_stats stats;
-};
-
-#define T_OF(g, y) ((y)[6 * (g)->nl])
-#define B_OF(g, y) ((y)[6 * (g)->nl + 1])
 
 /* Body coordinates (relative to the centre of mass) from chain vectors: the first body of
  * the chain at 0, each next one a link further, then the mass-weighted mean removed. */
@@ -176,6 +153,10 @@ static void leapfrog(struct gc_ar *g, const double *y0, double *y, double H, int
                      const struct gc_ar_perturb *p)
 {
     const double h = H / nsub;
+    if (g->n == 2) {
+        gc_ar_pair_leapfrog(g, y0, y, H, nsub, p);
+        return;
+    }
     memcpy(y, y0, g->dim * sizeof *y);
     drift(g, y, 0.5 * h);
     for (int i = 0; i < nsub; i++) {
@@ -243,8 +224,8 @@ static int gbs_step(struct gc_ar *g, const double *y0, double *y, double H,
 }
 
 /* A step that converges: halves H until it does. *H receives the length used. */
-static enum gc_status step(struct gc_ar *g, const double *y0, double *y, double *H, int *row,
-                           const struct gc_ar_perturb *p)
+enum gc_status gc_ar_step(struct gc_ar *g, const double *y0, double *y, double *H, int *row,
+                          const struct gc_ar_perturb *p)
 {
     for (int tries = 0; tries < MAX_RETRIES; tries++) {
         *row = gbs_step(g, y0, y, *H, p);
@@ -418,7 +399,7 @@ enum gc_status gc_ar_create(size_t n, const double *m, const double *x, const do
             gc_log_error("regularisation: two bodies of a group are at the same place");
             return GC_ERR_INVALID;
         }
-    g->ds = first_ds(g);
+    g->ds = n == 2 ? gc_ar_pair_first_step(g) : first_ds(g);
     *out = g;
     return GC_OK;
 }
@@ -459,7 +440,7 @@ static enum gc_status land(struct gc_ar *g, double t_end, double H, const struct
         if (!(hc > ha && hc < hb))
             hc = 0.5 * (ha + hb);
         h = hc;
-        st = step(g, g->y0, g->y1, &h, &row, p);
+        st = gc_ar_step(g, g->y0, g->y1, &h, &row, p);
         if (st != GC_OK)
             return st;
         fc = T_OF(g, g->y1) - t_end;
@@ -487,7 +468,7 @@ static enum gc_status land(struct gc_ar *g, double t_end, double H, const struct
      * (it ends before t_end) and the caller steps on from there. */
     if (T_OF(g, g->y1) - t_end > 1e3 * near && ha > 0.0) {
         double h = ha;
-        st = step(g, g->y0, g->y1, &h, &row, p);
+        st = gc_ar_step(g, g->y0, g->y1, &h, &row, p);
         if (st != GC_OK)
             return st;
         if (T_OF(g, g->y1) <= t_end) {
@@ -517,12 +498,14 @@ static enum gc_status land(struct gc_ar *g, double t_end, double H, const struct
 
 enum gc_status gc_ar_advance(struct gc_ar *g, double t_end, const struct gc_ar_perturb *p)
 {
+    if (g->n == 2)
+        return gc_ar_pair_advance(g, t_end, p);
     while (T_OF(g, g->y) < t_end) {
         double H = g->ds;
         int row;
         enum gc_status st;
         memcpy(g->y0, g->y, g->dim * sizeof *g->y);
-        st = step(g, g->y0, g->y1, &H, &row, p);
+        st = gc_ar_step(g, g->y0, g->y1, &H, &row, p);
         if (st != GC_OK)
             return st;
         g->stats.steps++;

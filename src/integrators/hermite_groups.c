@@ -160,9 +160,8 @@ static void park(struct gc_hermite_groups *g, int s)
     g->hm[s] = 0.0;
 }
 
-/* A body of its own again (or newly centred): state at tick t, derivatives to compute. */
-static void set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
-                     const double v[3], double mass)
+void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
+                                const double v[3], double mass)
 {
     struct gc_hermite_record *r = &g->rec[s];
     memset(r, 0, sizeof *r);
@@ -209,7 +208,7 @@ enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *s
         g->group_of[sl[q]] = (int)(gr - g->groups);
         park(g, sl[q]);
     }
-    set_body(g, gr->cm, t, cx, cv, mt);
+    gc_hermite_groups_set_body(g, gr->cm, t, cx, cv, mt);
     gc_hermite_groups_update_reach(g, gr);
     g->formed++;
     return GC_OK;
@@ -225,126 +224,6 @@ void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr)
     g->dissolved++;
 }
 
-/* Each part's mean square radius about its centre (ps, at roots of par), at least what
- * its orbit reaches: a bound part's members swing out to about twice a = sum m_i m_j /
- * 2|E| (a binary's apocentre for e near 1), whatever their phase now. */
-static void part_sizes(const struct gc_hermite_groups *g, const struct group *gr, int k,
-                       int *par, const double *x, const double *v, const double *pm,
-                       double (*pc)[3], double *ps)
-{
-    double pv[GC_AR_MAX_BODIES][3], en[GC_AR_MAX_BODIES], mm[GC_AR_MAX_BODIES];
-    memset(pv, 0, sizeof pv);
-    memset(en, 0, sizeof en);
-    memset(mm, 0, sizeof mm);
-    for (int a = 0; a < k; a++)
-        for (int d = 0; d < 3; d++)
-            pv[gc_hermite_groups_root(par, a)][d] += g->m[gr->slot[a]] * v[3 * a + d] / pm[gc_hermite_groups_root(par, a)];
-    for (int a = 0; a < k; a++) {
-        const int r = gc_hermite_groups_root(par, a);
-        const double ma = g->m[gr->slot[a]];
-        for (int d = 0; d < 3; d++) {
-            ps[r] += ma * (x[3 * a + d] - pc[r][d]) * (x[3 * a + d] - pc[r][d]) / pm[r];
-            en[r] += 0.5 * ma * (v[3 * a + d] - pv[r][d]) * (v[3 * a + d] - pv[r][d]);
-        }
-        for (int b = a + 1; b < k; b++) {
-            double d2 = 0.0;
-            if (gc_hermite_groups_root(par, b) != r)
-                continue;
-            for (int d = 0; d < 3; d++)
-                d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
-            en[r] -= ma * g->m[gr->slot[b]] / sqrt(d2);
-            mm[r] += ma * g->m[gr->slot[b]];
-        }
-    }
-    for (int r = 0; r < k; r++)
-        if (gc_hermite_groups_root(par, r) == r && en[r] < 0.0) {
-            const double a = mm[r] / (2.0 * -en[r]);
-            ps[r] = fmax(ps[r], 4.0 * a * a * mm[r] / (pm[r] * pm[r]));
-        }
-}
-
-/* Parts of a group by friends of friends at twice the radius; it splits when there are
- * several and their quadrupole coupling is small (see GC_GROUP_SPLIT_GAMMA). */
-static enum gc_status maybe_split(struct gc_hermite_groups *g, struct group *gr, int64_t t)
-{
-    const int k = gr->k;
-    const double link = 2.0 * g->radius;
-    double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES], wq = 0.0;
-    double pm[GC_AR_MAX_BODIES], pc[GC_AR_MAX_BODIES][3], ps[GC_AR_MAX_BODIES];
-    int par[GC_AR_MAX_BODIES], roots = 0, sl[GC_AR_MAX_BODIES];
-    enum gc_status st = GC_OK;
-    gc_hermite_groups_members(g, gr, x, v);
-    for (int a = 0; a < k; a++)
-        par[a] = a;
-    for (int a = 0; a < k; a++)
-        for (int b = a + 1; b < k; b++) {
-            double d2 = 0.0;
-            for (int d = 0; d < 3; d++)
-                d2 += (x[3 * a + d] - x[3 * b + d]) * (x[3 * a + d] - x[3 * b + d]);
-            if (d2 < link * link)
-                par[gc_hermite_groups_root(par, a)] = gc_hermite_groups_root(par, b);
-        }
-    memset(pm, 0, sizeof pm);
-    memset(pc, 0, sizeof pc);
-    memset(ps, 0, sizeof ps);
-    for (int a = 0; a < k; a++) {
-        const int r = gc_hermite_groups_root(par, a);
-        roots += r == a;
-        pm[r] += g->m[gr->slot[a]];
-        for (int d = 0; d < 3; d++)
-            pc[r][d] += g->m[gr->slot[a]] * x[3 * a + d];
-    }
-    if (roots < 2)
-        return GC_OK;
-    for (int a = 0; a < k; a++)
-        if (gc_hermite_groups_root(par, a) == a)
-            for (int d = 0; d < 3; d++)
-                pc[a][d] /= pm[a];
-    part_sizes(g, gr, k, par, x, v, pm, pc, ps);
-    /* quadrupole energy of each two parts: m_A m_B (s_A^2 + s_B^2) / d^3 */
-    for (int a = 0; a < k; a++)
-        for (int b = a + 1; b < k; b++) {
-            double d2 = 0.0, d;
-            if (gc_hermite_groups_root(par, a) != a || gc_hermite_groups_root(par, b) != b)
-                continue;
-            for (int c = 0; c < 3; c++)
-                d2 += (pc[a][c] - pc[b][c]) * (pc[a][c] - pc[b][c]);
-            d = sqrt(d2);
-            wq += pm[a] * pm[b] * (ps[a] + ps[b]) / (d2 * d);
-        }
-    if (wq > GC_GROUP_SPLIT_GAMMA * fabs(gc_ar_energy(gr->ar)))
-        return GC_OK;
-    {
-        struct group old = *gr;
-        int slots[GC_AR_MAX_BODIES];
-        memcpy(slots, old.slot, (size_t)k * sizeof *slots);
-        gc_ar_destroy(old.ar);
-        free(old.slot);
-        memset(gr, 0, sizeof *gr);
-        g->dissolved++;
-        for (int q = 0; q < k; q++)
-            g->group_of[slots[q]] = -1;
-        for (int r = 0; r < k && st == GC_OK; r++) {
-            double px[3 * GC_AR_MAX_BODIES], pv[3 * GC_AR_MAX_BODIES];
-            int np = 0;
-            if (gc_hermite_groups_root(par, r) != r)
-                continue;
-            for (int a = 0; a < k; a++)
-                if (gc_hermite_groups_root(par, a) == r) {
-                    sl[np] = slots[a];
-                    memcpy(&px[3 * np], &x[3 * a], 3 * sizeof *px);
-                    memcpy(&pv[3 * np], &v[3 * a], 3 * sizeof *pv);
-                    np++;
-                }
-            if (np == 1)
-                set_body(g, sl[0], t, px, pv, g->m[sl[0]]);
-            else
-                st = gc_hermite_groups_form(g, np, sl, px, pv, t);
-        }
-    }
-    return st;
-}
-
 /* Acceleration, jerk and snap of the fresh slots at tick t against every massive slot
  * predicted there (two passes: the snap needs the sources' accelerations), and a first
  * step from them (the start-up criterion), on a level whose steps t is a multiple of. Each
@@ -356,7 +235,8 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
     const size_t n = g->n;
     size_t nf = 0;
     size_t *list = malloc(n * sizeof *list);
-    double *src = malloc(9 * n * sizeof *src), *out = NULL;
+    double *src = malloc(9 * n * sizeof *src), *out = NULL, *ca = NULL;
+    enum gc_status st = GC_OK;
     for (size_t i = 0; list && i < n; i++)
         if (g->fresh[i])
             list[nf++] = i;
@@ -373,7 +253,7 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
             if (g->hm[s] > 0.0)
                 gc_hermite_groups_predict(g, (int)s, tt, &src[9 * s], &src[9 * s + 3],
                                           &src[9 * s + 6]);
-#pragma omp parallel for schedule(dynamic, 16) if (nf > 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads) if (nf > 16)
         for (long q = 0; q < (long)nf; q++) {
             const size_t i = list[q];
             const struct gc_hermite_record *r = &g->rec[i];
@@ -400,9 +280,30 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
             memset(r->c, 0, sizeof r->c);
         }
     }
-    free(list);
     free(src);
     free(out);
+    /* the coupling to nearby groups, as the force pass adds it (without it a fresh slot's
+     * first step would start from a force its next one does not continue); after the
+     * points' derivatives, which the groups brought to t here predict the fresh slots by */
+    if (nf > 0) {
+        int *fl = malloc(nf * sizeof *fl);
+        ca = calloc(6 * nf, sizeof *ca);
+        for (size_t q = 0; fl && q < nf; q++)
+            fl[q] = (int)list[q];
+        st = fl && ca ? gc_hermite_groups_couple(g, fl, nf, t, ca, ca + 3 * nf) : GC_ERR_NOMEM;
+        for (size_t q = 0; st == GC_OK && q < nf; q++)
+            for (int d = 0; d < 3; d++) {
+                g->rec[list[q]].a[d] += ca[3 * q + d];
+                g->rec[list[q]].j[d] += ca[3 * nf + 3 * q + d];
+            }
+        free(fl);
+        free(ca);
+        if (st != GC_OK) {
+            free(list);
+            return st;
+        }
+    }
+    free(list);
     for (size_t i = 0; i < g->n; i++) {
         struct gc_hermite_record *r = &g->rec[i];
         int lv;
@@ -455,7 +356,7 @@ static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
         struct group *gr = &g->groups[k];
         const uint64_t before = g->dissolved;
         if (gr->alive && g->rec[gr->cm].t == t)
-            st = maybe_split(g, gr, t);
+            st = gc_hermite_groups_split(g, gr, t);
         changed |= g->dissolved != before;
     }
     if (st == GC_OK)
@@ -484,7 +385,8 @@ enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_fo
             act[nact++] = (int)k;
     /* one group per thread: each writes only its own group, so results do not depend on
      * the threads */
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nact > 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(g->threads) reduction(| : failed) \
+    if (nact > 1)
     for (long q = 0; q < nact; q++)
         failed |= gc_hermite_groups_advance(g, &g->groups[act[q]], (double)c.t_last * g->tick) != GC_OK;
     if (failed)
@@ -504,29 +406,41 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
     g->dt_max = cfg->dt_max;
     g->tick = ldexp(cfg->dt_max, -GC_HERMITE_LEVELS);
     g->eta_start = cfg->eta_start;
+    g->threads = gc_backend_host_threads(f->backend);
     for (size_t i = 0; i < g->n; i++)
         g->hm[i] = g->m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
     st = gc_backend_hermite_state(f->backend, g->rec);
     if (st != GC_OK)
         return st;
-    g->radius = g->cfg.radius;
-    if (!(g->radius > 0.0)) {
-        /* 2 <m> / v^2, v^2 = |W| / M: W in double over all pairs (collisional runs are small) */
+    {
+        /* W in double over all pairs (collisional runs are small), each row summed apart and
+         * the rows in order: the same sum for any number of threads */
         const long n = (long)g->n;
-        double w = 0.0, mt = 0.0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : w)
-        for (long i = 0; i < n; i++)
+        double *row = malloc((size_t)n * sizeof *row), w = 0.0, k = 0.0, mt = 0.0;
+        if (!row)
+            return GC_ERR_NOMEM;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads)
+        for (long i = 0; i < n; i++) {
+            row[i] = 0.0;
             for (long j = i + 1; j < n; j++) {
                 double d2 = 0.0;
                 for (int d = 0; d < 3; d++) {
                     const double dx = g->rec[j].x[d] - g->rec[i].x[d];
                     d2 += dx * dx;
                 }
-                w += g->m[i] * g->m[j] / sqrt(d2);
+                row[i] += g->m[i] * g->m[j] / sqrt(d2);
             }
-        for (size_t i = 0; i < g->n; i++)
+        }
+        for (long i = 0; i < n; i++) {
+            const double *v = g->rec[i].v;
+            w += row[i];
+            k += 0.5 * g->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             mt += g->m[i];
-        g->radius = 2.0 * mt * mt / ((double)g->n * w);
+        }
+        free(row);
+        g->energy = fabs(k - w);
+        /* 2 <m> / v^2, v^2 = |W| / M */
+        g->radius = g->cfg.radius > 0.0 ? g->cfg.radius : 2.0 * mt * mt / ((double)n * w);
     }
     if (!(g->radius > 0.0) || !isfinite(g->radius)) {
         gc_log_error("regularisation: no regularisation radius for these bodies (give "

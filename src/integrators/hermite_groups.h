@@ -33,10 +33,17 @@ extern "C" {
  *   mean force of the bodies within reach on its members (the backend's perturb slot);
  *   beyond reach a group is a point mass. A group moves by ar_chain.c, one group per
  *   OpenMP thread, under the tide of the bodies within reach (their Hermite predictions).
- * - A group splits where its members fall into parts more than two radii apart and the
- *   parts' mutual quadrupole energy is below GC_GROUP_SPLIT_GAMMA of the group's internal
- *   energy (what the point-mass coupling then misses); parts of one body become Hermite
- *   bodies again with their exact states, larger parts stay groups. */
+ * - A group splits where its members fall into parts more than two radii apart whose mutual
+ *   quadrupole energy (what the point-mass coupling then misses) is small: below
+ *   GC_GROUP_SPLIT_GAMMA of the group's internal energy for parts bound to each other (they
+ *   would miss it orbit after orbit), of the whole system's energy (or the group's, if that
+ *   is more) for parts that escape each other (they recede on an unbound orbit, farther
+ *   apart than GC_GROUP_MERGE_RADII radii, so they do not merge again at once: they miss it
+ *   once, and less as they part). Parts of one body become Hermite bodies again with their
+ *   exact states, larger parts stay groups. Judged against its group's energy alone, a body
+ *   leaving a cluster's binary stayed until a third of the half-mass radius away: a group
+ *   that large has the whole cluster within reach, and other groups' tides see it as a
+ *   point where its members are far from its centre. */
 #define GC_GROUP_PERTURBER_RADII 20.0
 #define GC_GROUP_TIDE_GAMMA 1e-7
 #define GC_GROUP_MERGE_SIZES 10.0

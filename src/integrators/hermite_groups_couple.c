@@ -90,71 +90,54 @@ static int coupled(const struct gc_hermite_groups *g, int a, int b)
            (gb >= 0 && g->groups[gb].cm == b && gc_hermite_groups_near(g, &g->groups[gb], a));
 }
 
-enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f)
+/* Every group coupled to one of the nu units (or centred on one) brought to time tt: the
+ * searches in parallel, the list in group order, one group per thread. */
+static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units, size_t nu,
+                                  double tt)
 {
-    int64_t t_next = INT64_MAX, *idx = NULL;
-    size_t na = 0, nc = 0;
-    double *acc = NULL, *jerk = NULL, tt;
-    unsigned char *need = NULL, *hit = NULL;
-    int failed = 0;
+    int *list = malloc((g->ngroups + 1) * sizeof *list);
     long nsync = 0;
-    enum gc_status st = GC_OK;
-    if (gc_hermite_groups_count(g) == 0)
-        return GC_OK;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) < t_next)
-            t_next = g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level);
-    tt = (double)t_next * g->tick;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) == t_next)
-            g->units[na++] = (int)i;
-    /* every group coupled to a body of the block is brought to the block's time (the
-     * searches in parallel, the list in group order) */
-    need = malloc(g->ngroups + 1);
-    hit = malloc(na + 1);
-    if (!need || !hit) {
-        st = GC_ERR_NOMEM;
-        goto out;
-    }
-#pragma omp parallel for schedule(dynamic, 16) if (g->ngroups * na > 65536)
+    int failed = 0;
+    if (!list)
+        return GC_ERR_NOMEM;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads) \
+    if (g->ngroups * nu > 65536)
     for (long k = 0; k < (long)g->ngroups; k++) {
         int nd = 0;
-        for (size_t q = 0; g->groups[k].alive && !nd && q < na; q++)
-            nd = g->units[q] == g->groups[k].cm || coupled(g, g->units[q], g->groups[k].cm);
-        need[k] = (unsigned char)nd;
+        for (size_t q = 0; g->groups[k].alive && !nd && q < nu; q++)
+            nd = units[q] == g->groups[k].cm || coupled(g, units[q], g->groups[k].cm);
+        list[k] = nd;
     }
     for (size_t k = 0; k < g->ngroups; k++)
-        if (need[k])
-            g->parent[nsync++] = (int)k;
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed) if (nsync > 1)
+        if (list[k])
+            list[nsync++] = (int)k;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(g->threads) reduction(| : failed) \
+    if (nsync > 1)
     for (long q = 0; q < nsync; q++)
-        failed |= gc_hermite_groups_advance(g, &g->groups[g->parent[q]], tt) != GC_OK;
-    if (failed) {
-        st = GC_ERR_INVALID;
-        goto out;
-    }
-    for (long q = 0; q < nsync; q++)
-        gc_hermite_groups_update_reach(g, &g->groups[g->parent[q]]);
-    idx = malloc((na + 1) * sizeof *idx);
-    acc = calloc(3 * na + 1, sizeof *acc);
-    jerk = calloc(3 * na + 1, sizeof *jerk);
-    if (!idx || !acc || !jerk) {
-        st = GC_ERR_NOMEM;
-        goto out;
-    }
-    /* each unit's corrections in parallel (each writes only its own row), then the rows
-     * with any kept in unit order */
-#pragma omp parallel if (na * g->ngroups > 65536)
+        failed |= gc_hermite_groups_advance(g, &g->groups[list[q]], tt) != GC_OK;
+    for (long q = 0; !failed && q < nsync; q++)
+        gc_hermite_groups_update_reach(g, &g->groups[list[q]]);
+    free(list);
+    return failed ? GC_ERR_INVALID : GC_OK;
+}
+
+/* The corrections of the nu units at tt, added to acc and jerk (3 nu each); hit[q] = 1 where
+ * unit q has any. Each unit in parallel, each writing only its own row. */
+static enum gc_status corrections(const struct gc_hermite_groups *g, const int *units,
+                                  size_t nu, double tt, double *acc, double *jerk,
+                                  unsigned char *hit)
+{
+    int nomem = 0;
+#pragma omp parallel num_threads(g->threads) if (nu * g->ngroups > 65536) reduction(| : nomem)
     {
         struct side *P = malloc(sizeof *P), *S = malloc(sizeof *S);
+        nomem |= !P || !S;
 #pragma omp for schedule(dynamic, 16)
-        for (long q = 0; q < (long)na; q++) {
-            const int p = g->units[q], own = g->group_of[p];
+        for (long q = 0; q < (long)nu; q++) {
+            const int p = units[q], own = g->group_of[p];
             int any = 0;
-            if (!P || !S) {
-                hit[q] = 2; /* out of memory */
+            if (!P || !S)
                 continue;
-            }
             side_of(g, p, tt, P);
             if (own >= 0) { /* a centre: every slot may be within its reach */
                 for (size_t s = 0; s < g->n; s++)
@@ -178,11 +161,54 @@ enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struc
         free(P);
         free(S);
     }
+    return nomem ? GC_ERR_NOMEM : GC_OK;
+}
+
+enum gc_status gc_hermite_groups_couple(struct gc_hermite_groups *g, const int *units,
+                                        size_t nu, int64_t t, double *acc, double *jerk)
+{
+    const double tt = (double)t * g->tick;
+    unsigned char *hit = malloc(nu + 1);
+    enum gc_status st = hit ? sync_groups(g, units, nu, tt) : GC_ERR_NOMEM;
+    if (st == GC_OK)
+        st = corrections(g, units, nu, tt, acc, jerk, hit);
+    free(hit);
+    return st;
+}
+
+enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f)
+{
+    int64_t t_next = INT64_MAX, *idx = NULL;
+    size_t na = 0, nc = 0;
+    double *acc = NULL, *jerk = NULL, tt;
+    unsigned char *hit = NULL;
+    enum gc_status st = GC_OK;
+    if (gc_hermite_groups_count(g) == 0)
+        return GC_OK;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) < t_next)
+            t_next = g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level);
+    tt = (double)t_next * g->tick;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) == t_next)
+            g->units[na++] = (int)i;
+    /* every group coupled to a body of the block is brought to the block's time */
+    st = sync_groups(g, g->units, na, tt);
+    if (st != GC_OK)
+        return st;
+    idx = malloc((na + 1) * sizeof *idx);
+    acc = calloc(3 * na + 1, sizeof *acc);
+    jerk = calloc(3 * na + 1, sizeof *jerk);
+    hit = calloc(na + 1, 1);
+    if (!idx || !acc || !jerk || !hit) {
+        st = GC_ERR_NOMEM;
+        goto out;
+    }
+    st = corrections(g, g->units, na, tt, acc, jerk, hit);
+    if (st != GC_OK)
+        goto out;
+    /* the rows with any, in unit order */
     for (size_t q = 0; q < na; q++) {
-        if (hit[q] == 2) {
-            st = GC_ERR_NOMEM;
-            goto out;
-        }
         if (!hit[q])
             continue;
         memmove(&acc[3 * nc], &acc[3 * q], 3 * sizeof *acc);
@@ -196,7 +222,6 @@ out:
     free(idx);
     free(acc);
     free(jerk);
-    free(need);
     free(hit);
     return st;
 }

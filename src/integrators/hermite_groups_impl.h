@@ -1,4 +1,4 @@
-/* The state hermite_groups.c and hermite_groups_view.c share (private to the two). */
+/* The state the hermite_groups*.c files share (private to them). */
 /* SPDX-License-Identifier: MIT */
 #ifndef GC_HERMITE_GROUPS_IMPL_H
 #define GC_HERMITE_GROUPS_IMPL_H
@@ -25,6 +25,8 @@ struct gc_hermite_groups {
     struct gc_hermite_groups_config cfg;
     size_t n;
     double radius;
+    double energy;                 /* |E| of the whole system when the groups started */
+    int threads;                   /* host threads (gc_backend_host_threads: --threads) */
     int order;
     double eps2, tick, dt_max, eta_start;
     int *group_of;                 /* slot -> group, -1 = a body of its own */
@@ -55,11 +57,25 @@ int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group
 /* gr's reach from its present size (hermite_groups.h, GC_GROUP_TIDE_GAMMA). */
 void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr);
 
+/* What the nu units (slots) feel of the groups coupled to them at tick t, beyond their
+ * centres' points, added to acc and jerk (3 nu each); those groups are first advanced to t. */
+enum gc_status gc_hermite_groups_couple(struct gc_hermite_groups *g, const int *units,
+                                        size_t nu, int64_t t, double *acc, double *jerk);
+
 /* A group of the k bodies in slots sl (states x, v at tick t), and a group given up (its
  * members' slots become free of it). */
 enum gc_status gc_hermite_groups_form(struct gc_hermite_groups *g, int k, int *sl,
                                       const double *x, const double *v, int64_t t);
 void gc_hermite_groups_drop(struct gc_hermite_groups *g, struct group *gr);
+/* Slot s a body of its own again (or newly centred): its state at tick t and its mass, its
+ * derivatives and step to be computed. */
+void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
+                                const double v[3], double mass);
+/* gr (due at tick t) split into its parts, by friends of friends at twice the radius, when
+ * there are several and each two of them escape each other or couple weakly (their
+ * quadrupole energy, GC_GROUP_SPLIT_GAMMA): parts of one body become bodies again, larger
+ * parts groups. */
+enum gc_status gc_hermite_groups_split(struct gc_hermite_groups *g, struct group *gr, int64_t t);
 /* The root of i's part in a union-find (halving the paths on the way). */
 int gc_hermite_groups_root(int *parent, int i);
 /* Bodies of the block (tick t) closer than the radius, joined transitively, become one

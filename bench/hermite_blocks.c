@@ -143,8 +143,12 @@ int main(int argc, char **argv)
            gc_backend_hermite_has_repeat(be) ? " (CUDA graph, device-side while)" : "",
            (unsigned long long)(c1.blocks - c0.blocks), graph_s,
            1e6 * graph_s / (double)(c1.blocks - c0.blocks));
-    printf("# %10s %10s %8s %14s %14s %16s\n", "m_lo", "m_hi", "blocks", "median_us",
-           "min_us", "interactions/s");
+    printf("# host-driven columns: each block step launched and synchronised from the host "
+           "(median, min); loop columns: the backend's device loop, each block step timed on "
+           "the device's clock from the end of the previous one (mean; zero where the "
+           "backend has no device loop)\n");
+    printf("# %10s %10s %8s %14s %14s %16s %10s %12s\n", "m_lo", "m_hi", "blocks", "median_us",
+           "min_us", "interactions/s", "loop_steps", "loop_mean_us");
     /* interactions/s of a bin: its sum of m x N over its summed time. */
     for (int k = 0; k < nbins; k++) {
         double med;
@@ -152,9 +156,12 @@ int main(int argc, char **argv)
             continue;
         qsort(times[k], count[k], sizeof(double), cmp_double);
         med = times[k][count[k] / 2];
-        printf("  %10.0f %10.0f %8zu %14.2f %14.2f %16.4e\n", ldexp(1.0, k),
+        const uint64_t ls = k < GC_HERMITE_TIME_BINS ? c1.loop_steps[k] - c0.loop_steps[k] : 0;
+        const uint64_t lns = k < GC_HERMITE_TIME_BINS ? c1.loop_ns[k] - c0.loop_ns[k] : 0;
+        printf("  %10.0f %10.0f %8zu %14.2f %14.2f %16.4e %10llu %12.2f\n", ldexp(1.0, k),
                ldexp(1.0, k + 1) - 1, count[k], 1e6 * med, 1e6 * times[k][0],
-               msum[k] * (double)n / tsum[k]);
+               msum[k] * (double)n / tsum[k], (unsigned long long)ls,
+               ls ? 1e-3 * (double)lns / (double)ls : 0.0);
     }
     for (int k = 0; k < nbins; k++)
         free(times[k]);

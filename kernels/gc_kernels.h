@@ -81,22 +81,34 @@ int gc_cuda_launch_kick_drift(float *d_pos, float *d_vel, const float *d_acc, si
 /* Device-side control block of the block-step loop: written by the kernels, read by the
  * next kernel and, for counters, by the host. */
 struct gc_cuda_hermite_ctl {
-    long long t_min;   /* selection: min over bodies of t_i + dt_i (ticks) */
+    long long t_min;   /* min over bodies of t_i + dt_i (ticks): the next block's tick */
+    long long t_rest;  /* LLONG_MAX between block steps; during one, the min of t_i + dt_i
+                        * over the bodies not due (selection) and the corrected ones */
     long long t_next;  /* tick of the selected block */
     long long t_limit; /* latest tick the current advance may reach */
     int due;           /* 1 while the selected block is to be computed */
-    int count;         /* bodies in the active list: the due bodies of this rank's range */
+    int count;         /* bodies in the active list: the due bodies of this rank's range;
+                        * 0 from the correction to the next selection */
     int error;         /* 0 or GC_HERMITE_ERR_* (first one wins) */
     int count_all;     /* due bodies of every rank (the counters count these) */
+    int last_count;    /* count of the latest block (what pack sends) */
+    unsigned done;     /* blocks of the running pass finished (the last one closes it) */
+    int looped;        /* 1: the selected block was selected inside the graph's loop */
     long long error_i, error_j;
     unsigned long long blocks, body_steps, last_active;
     long long t_last;
+    /* device-loop timing: global timer at the end of the latest looped block step (0: none
+     * yet), block steps and nanoseconds per bin of log2(bodies advanced) */
+    unsigned long long stamp;
+    unsigned long long loop_steps[GC_HERMITE_TIME_BINS], loop_ns[GC_HERMITE_TIME_BINS];
 };
 
 /* Device arrays and settings, passed to every kernel by value. */
 struct gc_cuda_hermite {
     double *x, *v, *a, *j, *s, *c; /* 3n each: state at each body's own time */
     double *m;                     /* n masses */
+    float *jr;                     /* 16n (mixed hermite4 only, else NULL): each body as a
+                                    * source, 4 float4s (hermite.cu's jrec) */
     long long *t;                  /* n ticks */
     unsigned char *level;          /* n levels */
     int *active;                   /* active list (count in ctl) */
@@ -117,16 +129,19 @@ int gc_cuda_hermite_grid(int order, int mixed, int sm_count);
 size_t gc_cuda_hermite_part_doubles(int n, int grid);
 /* Active list = every body, due at tick 0; counters and error cleared. */
 int gc_cuda_hermite_launch_reset(const struct gc_cuda_hermite *h, void *stream);
-/* use_ctl = 0: t_limit given here (and stored); 1: the stored one (graph replays). */
+/* use_ctl = 0: t_limit given here (and stored); 1: the stored one (graph replays).
+ * full = 1: first the minimum over every body, needed once the state has changed other than
+ * by the selection and correction kernels (start-up, unpack) or after a selection that no
+ * correction followed; 0: the minimum those kernels kept. */
 int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, long long t_limit,
-                                  int use_ctl, void *stream);
+                                  int use_ctl, int full, void *stream);
 int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream);
 /* begin = 1: start-up (derivatives become the state, first steps); 0: correction. */
 int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin, void *stream);
 int gc_cuda_hermite_launch_view(const struct gc_cuda_hermite *h, long long t, float *d_pos,
                                 float *d_vel, void *stream);
-/* The block's bodies in the range (the active list) into d_rec[0..count); count lands in
- * ctl->count, which the host reads. */
+/* The latest block's bodies in the range (the active list) into d_rec[0..count); count is
+ * ctl->last_count, which the host reads. */
 int gc_cuda_hermite_launch_pack(const struct gc_cuda_hermite *h,
                                 struct gc_hermite_record *d_rec, void *stream);
 /* Every body's record, in body order, into d_rec[0..n). */

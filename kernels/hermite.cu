@@ -73,29 +73,74 @@ static __device__ __forceinline__ bool finite3(const double p[3])
 
 /* ---- selection: t_next = min_i (t_i + dt_i), then the bodies due then, compacted ---- */
 
-static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
+/* Selection and correction keep ctl->t_min current between block steps: the selection takes
+ * the minimum over the bodies it does not select, the correction over the ones it moves, and
+ * the correction's last block joins the two. So a block step reads every body once (the
+ * compaction) instead of twice; the full minimum runs only after the state changed otherwise
+ * (start-up, other ranks' records). */
+
+static __device__ __forceinline__ unsigned long long global_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* The block's minimum of v, in thread 0. */
+static __device__ long long block_min(long long v)
 {
     __shared__ long long red[HT / 32];
-    long long best = LLONG_MAX;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        H.ctl->count = 0; /* the compaction that follows counts from zero */
-        H.ctl->count_all = 0;
+    for (int off = 16; off > 0; off >>= 1) {
+        const long long o = __shfl_down_sync(0xffffffffu, v, off);
+        v = o < v ? o : v;
     }
+    __syncthreads(); /* red may still be read by a previous call */
+    if ((threadIdx.x & 31) == 0)
+        red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < HT / 32; w++)
+            v = red[w] < v ? red[w] : v;
+    return v;
+}
+
+/* Adds the block's minimum of v into ctl->t_rest, then tells whether this block is the
+ * pass's last to finish (every other block's writes are then visible to it). */
+static __device__ bool close_block(gc_cuda_hermite_ctl *ctl, long long v)
+{
+    __shared__ bool last;
+    v = block_min(v);
+    if (threadIdx.x == 0) {
+        if (v != LLONG_MAX)
+            atomicMin(&ctl->t_rest, v);
+        __threadfence();
+        last = atomicAdd(&ctl->done, 1u) == gridDim.x - 1;
+        if (last)
+            __threadfence();
+    }
+    __syncthreads();
+    return last;
+}
+
+/* The last block of a pass, thread 0: the joined minimum becomes t_min. */
+static __device__ __forceinline__ void take_min(gc_cuda_hermite_ctl *ctl)
+{
+    ctl->t_min = atomicExch((unsigned long long *)&ctl->t_rest, (unsigned long long)LLONG_MAX);
+    ctl->done = 0;
+}
+
+/* The full minimum over every body, and a fresh (empty) active list. */
+static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
+{
+    long long best = LLONG_MAX;
     for (int i = blockIdx.x * HT + threadIdx.x; i < H.n; i += gridDim.x * HT) {
         const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
         best = ti < best ? ti : best;
     }
-    for (int off = 16; off > 0; off >>= 1) {
-        const long long o = __shfl_down_sync(0xffffffffu, best, off);
-        best = o < best ? o : best;
-    }
-    if ((threadIdx.x & 31) == 0)
-        red[threadIdx.x >> 5] = best;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (int w = 1; w < HT / 32; w++)
-            best = red[w] < best ? red[w] : best;
-        atomicMin(&H.ctl->t_min, best);
+    if (close_block(H.ctl, best) && threadIdx.x == 0) {
+        take_min(H.ctl);
+        H.ctl->count = 0;
+        H.ctl->count_all = 0;
     }
 }
 
@@ -110,12 +155,15 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     const long long lim = use_ctl ? ctl->t_limit : t_limit;
     const int due = tn <= lim && ctl->error == 0;
     const int lane = threadIdx.x & 31;
+    long long rest = LLONG_MAX;
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         ctl->due = due;
         if (!use_ctl)
             ctl->t_limit = t_limit;
-        if (due)
+        if (due) {
             ctl->t_next = tn;
+            ctl->looped = use_ctl;
+        }
         if (H.cond)
             cudaGraphSetConditional((cudaGraphConditionalHandle)H.cond, due ? 1u : 0u);
     }
@@ -125,11 +173,14 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
      * due bodies; every rank's are counted too (the counters report those). */
     for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += gridDim.x * HT) {
         const int i = base + lane;
-        const bool hit = i < H.n && H.t[i] + GC_HERMITE_TICKS(H.level[i]) == tn;
+        const long long ti = i < H.n ? H.t[i] + GC_HERMITE_TICKS(H.level[i]) : LLONG_MAX;
+        const bool hit = ti == tn;
         const bool mine = hit && i >= H.i0 && i < H.i1;
         const unsigned all = __ballot_sync(0xffffffffu, hit);
         const unsigned mask = __ballot_sync(0xffffffffu, mine);
         int slot = 0;
+        if (!hit)
+            rest = ti < rest ? ti : rest;
         if (lane == 0 && all)
             atomicAdd(&ctl->count_all, __popc(all));
         if (lane == 0 && mask)
@@ -138,6 +189,9 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
         if (mine)
             H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
     }
+    rest = block_min(rest);
+    if (threadIdx.x == 0 && rest != LLONG_MAX)
+        atomicMin(&ctl->t_rest, rest);
 }
 
 /* ---- force: acceleration, jerk (and snap) of the active bodies against all n ---- */
@@ -185,6 +239,60 @@ struct mtile {
     float az[ORDER == 6 ? HT : 1];
     int id[HT];
 };
+
+/* A body as a source of the mixed 4th-order pass (H.jr, kept by every write of the state):
+ * its position split (hi + lo, 48 bits), mass, and velocity, acceleration and jerk in
+ * float, 64 bytes beside its tick, against 112 read from the double state. Predicting a
+ * source is then reading 72 bytes, which at small blocks is the whole cost of the pass
+ * (every body is a source at every block step). The terms after the position are rounded
+ * to float as GRAPE-6's predictor did: their error, ~6e-8 of the step's displacement, stays
+ * below the float pair terms' own. */
+struct jrec {
+    float4 hi; /* x, y, z high parts; mass */
+    float4 lo; /* x, y, z low parts; vx */
+    float4 va; /* vy, vz, ax, ay */
+    float4 aj; /* az, jx, jy, jz */
+};
+
+static __device__ void store_jrec(const gc_cuda_hermite &H, int i)
+{
+    double x[3], v[3], a[3], j[3];
+    float h[3], l[3];
+    jrec r;
+    load3(H.x, i, x);
+    load3(H.v, i, v);
+    load3(H.a, i, a);
+    load3(H.j, i, j);
+    for (int c = 0; c < 3; c++)
+        split(x[c], h[c], l[c]);
+    r.hi = make_float4(h[0], h[1], h[2], (float)H.m[i]);
+    r.lo = make_float4(l[0], l[1], l[2], (float)v[0]);
+    r.va = make_float4((float)v[1], (float)v[2], (float)a[0], (float)a[1]);
+    r.aj = make_float4((float)a[2], (float)j[0], (float)j[1], (float)j[2]);
+    reinterpret_cast<jrec *>(H.jr)[i] = r;
+}
+
+/* Source j from its record, predicted to tick tn into tile slot b: the displacement and
+ * the velocity in float, the position's sum in double and split again. */
+static __device__ __forceinline__ void load_jrec(const gc_cuda_hermite &H, mbody &b, int j,
+                                                 long long tn)
+{
+    const jrec *R = reinterpret_cast<const jrec *>(H.jr) + j;
+    const float4 hi = __ldg(&R->hi), lo = __ldg(&R->lo), va = __ldg(&R->va),
+                 aj = __ldg(&R->aj);
+    const float h = (float)((double)(tn - H.t[j]) * tick_of(H));
+    const float xh[3] = {hi.x, hi.y, hi.z}, xl[3] = {lo.x, lo.y, lo.z};
+    const float v[3] = {lo.w, va.x, va.y}, a[3] = {va.z, va.w, aj.x}, jj[3] = {aj.y, aj.z, aj.w};
+    float ph[3], pl[3], vp[3];
+    for (int c = 0; c < 3; c++) {
+        const float dx = h * fmaf(h, fmaf(h, jj[c] * (1.0f / 6.0f), 0.5f * a[c]), v[c]);
+        vp[c] = fmaf(h, fmaf(h, 0.5f * jj[c], a[c]), v[c]);
+        split((double)xh[c] + (double)xl[c] + (double)dx, ph[c], pl[c]);
+    }
+    b.hi = make_float4(ph[0], ph[1], ph[2], hi.w);
+    b.lo = make_float4(pl[0], pl[1], pl[2], vp[0]);
+    b.w = make_float4(vp[1], vp[2], 0.0f, 0.0f);
+}
 
 /* Body i (predicted xi, vi, ai) and tile body k: adds acceleration, jerk (and snap) into
  * acc[0..2], acc[3..5] (and acc[6..8]) with the formulas the CPU uses
@@ -283,6 +391,14 @@ static __device__ __forceinline__ void load_tile(const gc_cuda_hermite &H, mtile
     mbody &b = T.b[threadIdx.x];
     double xp[3] = {0, 0, 0}, vp[3] = {0, 0, 0}, ap[3] = {0, 0, 0};
     float h[3], l[3];
+    if (ORDER == 4 && H.jr) {
+        if (j < H.n)
+            load_jrec(H, b, j, tn);
+        else
+            b.hi = b.lo = b.w = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        T.id[threadIdx.x] = j < H.n ? j : -1;
+        return;
+    }
     if (j < H.n)
         predict_body<ORDER>(H, j, tn, xp, vp, ORDER == 6 ? ap : nullptr);
     for (int c = 0; c < 3; c++)
@@ -452,11 +568,12 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
 /* ---- correction (or, at start-up, the first derivatives and steps) ---- */
 
 /* Corrects active body i (slot q of the list) from its summed new derivatives a1, j1, s1,
- * gives it its next level and moves its time to tn (begin: the start-up's first steps). */
+ * gives it its next level and moves its time to tn (begin: the start-up's first steps).
+ * Returns the tick it is next due. */
 template <int ORDER>
-static __device__ void correct_body(const gc_cuda_hermite &H, gc_cuda_hermite_ctl *ctl, int i,
-                                    double a1[3], double j1[3], double s1[3], int begin,
-                                    long long tn, double tick)
+static __device__ long long correct_body(const gc_cuda_hermite &H, gc_cuda_hermite_ctl *ctl,
+                                         int i, double a1[3], double j1[3], double s1[3],
+                                         int begin, long long tn, double tick)
 {
     double x[3], v[3], a[3], j[3], s[3] = {0, 0, 0}, c[3] = {0, 0, 0};
     int k;
@@ -514,6 +631,9 @@ static __device__ void correct_body(const gc_cuda_hermite &H, gc_cuda_hermite_ct
         k = GC_HERMITE_LEVELS - 1;
     }
     H.level[i] = (unsigned char)k;
+    if (H.jr)
+        store_jrec(H, i);
+    return H.t[i] + GC_HERMITE_TICKS(k);
 }
 
 /* The slices' partial sums of active slot q, in slice order from `first` every `stride`. */
@@ -549,6 +669,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const double tick = tick_of(H);
     const int all = ctl->count_all;
+    long long next = LLONG_MAX; /* the earliest tick a body corrected here is due again */
     double sum[9];
     if (p.slices >= WARP_SUM_SLICES) {
         const int lane = threadIdx.x & 31;
@@ -558,24 +679,44 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
             for (int off = 16; off > 0; off >>= 1)
                 for (int k = 0; k < 9; k++)
                     sum[k] += __shfl_xor_sync(0xffffffffu, sum[k], off);
-            if (lane == 0)
-                correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin, tn,
-                                    tick);
+            if (lane == 0) {
+                const long long d = correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3,
+                                                        sum + 6, begin, tn, tick);
+                next = d < next ? d : next;
+            }
         }
     } else {
         for (int q = blockIdx.x * HT + threadIdx.x; q < m; q += gridDim.x * HT) {
             sum_slices<ORDER>(H, m, q, p.slices, 0, 1, sum);
-            correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin, tn, tick);
+            const long long d =
+                correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin, tn, tick);
+            next = d < next ? d : next;
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        if (!begin) {
-            ctl->blocks++;
-            ctl->body_steps += (unsigned long long)all;
-            ctl->last_active = (unsigned long long)all;
-            ctl->t_last = tn;
+    if (!close_block(ctl, next) || threadIdx.x != 0)
+        return;
+    /* the last block: the next block's tick, the counters, an empty list for the next
+     * selection (start-up keeps the list: its second force pass uses it again) */
+    take_min(ctl);
+    ctl->last_count = m;
+    if (!begin) {
+        const unsigned long long now = global_ns();
+        ctl->blocks++;
+        ctl->body_steps += (unsigned long long)all;
+        ctl->last_active = (unsigned long long)all;
+        ctl->t_last = tn;
+        ctl->count = 0;
+        ctl->count_all = 0;
+        if (ctl->looped) {
+            if (ctl->stamp && all > 0) {
+                const int bin = 63 - __clzll((long long)all);
+                ctl->loop_steps[bin]++;
+                ctl->loop_ns[bin] += now - ctl->stamp;
+            }
+            ctl->stamp = now;
+        } else {
+            ctl->stamp = 0;
         }
-        ctl->t_min = LLONG_MAX; /* the next selection's minimum starts afresh */
     }
 }
 
@@ -605,6 +746,7 @@ static __global__ void h_reset(gc_cuda_hermite H)
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         gc_cuda_hermite_ctl z = {};
         z.t_min = LLONG_MAX;
+        z.t_rest = LLONG_MAX;
         z.count = H.i1 - H.i0; /* every body is due at tick 0: this rank's in the list */
         z.count_all = H.n;
         z.due = 1;
@@ -686,7 +828,7 @@ static __device__ gc_hermite_record record_of(const gc_cuda_hermite &H, int i)
 
 static __global__ void h_pack(gc_cuda_hermite H, gc_hermite_record *rec)
 {
-    const int m = H.ctl->count;
+    const int m = H.ctl->last_count;
     for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m; q += gridDim.x * blockDim.x)
         rec[q] = record_of(H, H.active[q]);
 }
@@ -714,6 +856,8 @@ static __global__ void h_unpack(gc_cuda_hermite H, const gc_hermite_record *rec,
         store3(H.j, i, r.j);
         store3(H.s, i, r.s);
         store3(H.c, i, r.c);
+        if (H.jr)
+            store_jrec(H, i);
     }
 }
 
@@ -769,10 +913,11 @@ extern "C" size_t gc_cuda_hermite_part_doubles(int n, int grid)
 }
 
 extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, long long t_limit,
-                                             int use_ctl, void *stream)
+                                             int use_ctl, int full, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    h_select_min<<<h->grid, HT, 0, s>>>(*h);
+    if (full)
+        h_select_min<<<h->grid, HT, 0, s>>>(*h);
     h_select_compact<<<h->grid, HT, 0, s>>>(*h, t_limit, use_ctl);
     return (int)cudaGetLastError();
 }

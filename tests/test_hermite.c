@@ -502,6 +502,31 @@ static double *end_run(struct gc_sim *sim, struct gc_bodies *b, struct gc_backen
     return x;
 }
 
+/* The device loop's block-step timing: most block steps of a looped run timed (all but the
+ * first of each launch of the loop), none of a host-driven one, each taking a plausible
+ * time (1 us to 1 s). */
+static void check_loop_timing(struct gc_backend *be, int looped)
+{
+    struct gc_hermite_counters c;
+    uint64_t steps = 0, ns = 0;
+    CHECK(gc_backend_hermite_counters(be, &c) == GC_OK);
+    for (int k = 0; k < GC_HERMITE_TIME_BINS; k++) {
+        steps += c.loop_steps[k];
+        ns += c.loop_ns[k];
+        CHECK(c.loop_steps[k] == 0 || c.loop_steps[k] <= c.blocks);
+        CHECK(c.loop_steps[k] == 0 || (c.loop_ns[k] >= 1000 * c.loop_steps[k] &&
+                                       c.loop_ns[k] <= 1000000000ull * c.loop_steps[k]));
+    }
+    if (looped) {
+        CHECK(steps >= c.blocks / 2 && steps <= c.blocks);
+        printf("device loop: %llu of %llu block steps timed, %.2f us each on average\n",
+               (unsigned long long)steps, (unsigned long long)c.blocks,
+               steps ? 1e-3 * (double)ns / (double)steps : 0.0);
+    } else {
+        CHECK(steps == 0);
+    }
+}
+
 /* Plummer sphere of n bodies advanced to t on backend `name` (its block-step loop on the
  * host when host_loop); returns the positions (3n doubles, caller frees) and the block-step
  * count. */
@@ -525,6 +550,7 @@ static double *advance_plummer(const char *name, const char *integrator, size_t 
     CHECK(gc_sim_advance(&sim, t) == GC_OK);
     CHECK(gc_backend_sync(be) == GC_OK);
     *seconds = test_now() - t0;
+    check_loop_timing(real, !host_loop && gc_backend_hermite_has_repeat(real));
     return end_run(&sim, &b, real, blocks);
 }
 

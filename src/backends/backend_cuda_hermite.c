@@ -20,6 +20,9 @@ struct cuda_hermite {
     double *d_pval;
     size_t pcap;                     /* perturbations they hold */
     int host_loop;                   /* 1: this driver cannot run the graph loop */
+    int min_kept;                    /* 1: ctl->t_min is the minimum over the state as it is
+                                      * (kept by the selection and correction kernels) */
+    int selected;                    /* 1: a selection that no correction has followed */
     int starting;                    /* 1 from init to the first selection: start-up passes */
 };
 
@@ -44,6 +47,7 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
     free_graph(h);
     void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
                       h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec,
+                      h->d.jr,
                       h->d.da, h->d.dj, h->d.dset, h->d_pidx, h->d_pval};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         cudaFree(arrays[k]);
@@ -62,6 +66,8 @@ static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
         GC_CUDA_TRY(cudaMemset(*d3[k], 0, 3 * n * sizeof(double)));
     }
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.m, n * sizeof(double)));
+    if (h->d.mixed && h->d.order == 4)
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d.jr, 16 * n * sizeof(float)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.t, n * sizeof(long long)));
     GC_CUDA_TRY(cudaMemset(h->d.t, 0, n * sizeof(long long)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.level, n));
@@ -199,6 +205,7 @@ static enum gc_status begin(struct gc_backend *b)
     struct cuda_ctx *c = b->ctx;
     const struct gc_cuda_hermite d = start_kernels(c->herm);
     LAUNCH(gc_cuda_hermite_launch_correct(&d, 1, c->stream));
+    c->herm->min_kept = 0;
     return GC_OK;
 }
 
@@ -213,8 +220,12 @@ static enum gc_status hermite_select(struct gc_backend *b, int64_t t_limit, int 
 {
     struct cuda_ctx *c = b->ctx;
     struct cuda_hermite *h = c->herm;
+    const int full = !h->min_kept || h->selected;
     h->starting = 0;
-    LAUNCH(gc_cuda_hermite_launch_select(&h->d, (long long)t_limit, capturing(c), c->stream));
+    LAUNCH(gc_cuda_hermite_launch_select(&h->d, (long long)t_limit, capturing(c), full,
+                                         c->stream));
+    h->min_kept = 1;
+    h->selected = 1;
     if (due) {
         GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->due, &h->d.ctl->due, sizeof(int),
                                     cudaMemcpyDeviceToHost, c->stream));
@@ -243,6 +254,7 @@ static enum gc_status correct(struct gc_backend *b)
 {
     struct cuda_ctx *c = b->ctx;
     LAUNCH(gc_cuda_hermite_launch_correct(&c->herm->d, 0, c->stream));
+    c->herm->selected = 0;
     return GC_OK;
 }
 
@@ -270,6 +282,10 @@ static enum gc_status counters(struct gc_backend *b, struct gc_hermite_counters 
     out->error = k->error;
     out->error_i = k->error_i;
     out->error_j = k->error_j;
+    for (int bin = 0; bin < GC_HERMITE_TIME_BINS; bin++) {
+        out->loop_steps[bin] = k->loop_steps[bin];
+        out->loop_ns[bin] = k->loop_ns[bin];
+    }
     return GC_OK;
 }
 
@@ -378,6 +394,7 @@ void gc_cuda_hermite_set_range(struct cuda_ctx *c)
 {
     c->herm->d.i0 = (int)c->i0;
     c->herm->d.i1 = (int)c->i1;
+    c->herm->min_kept = 0;
     free_graph(c->herm); /* a recorded loop would keep the old range */
 }
 
@@ -389,10 +406,10 @@ static enum gc_status pack(struct gc_backend *b, struct gc_hermite_record *dst, 
     if (!h->d_rec)
         GC_CUDA_TRY(cudaMalloc((void **)&h->d_rec, (size_t)h->d.n * sizeof *h->d_rec));
     LAUNCH(gc_cuda_hermite_launch_pack(&h->d, h->d_rec, c->stream));
-    GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->count, &h->d.ctl->count, sizeof(int),
+    GC_CUDA_TRY(cudaMemcpyAsync(&h->hc->last_count, &h->d.ctl->last_count, sizeof(int),
                                 cudaMemcpyDeviceToHost, c->stream));
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    m = h->hc->count;
+    m = h->hc->last_count;
     if (m > 0)
         GC_CUDA_TRY(cudaMemcpy(dst, h->d_rec, (size_t)m * sizeof *h->d_rec,
                                cudaMemcpyDeviceToHost));
@@ -432,6 +449,7 @@ static enum gc_status unpack(struct gc_backend *b, const struct gc_hermite_recor
     GC_CUDA_TRY(cudaMemcpyAsync(h->d_rec, src, count * sizeof *h->d_rec, cudaMemcpyHostToDevice,
                                 c->stream));
     LAUNCH(gc_cuda_hermite_launch_unpack(&h->d, h->d_rec, (int)count, c->stream));
+    h->min_kept = 0;
     /* src may be reused by the caller once this returns */
     GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
     return GC_OK;

@@ -34,6 +34,10 @@ struct gc_hermite_counters {
     int64_t t_last;       /* tick of the latest block step */
     int error;            /* 0, or GC_HERMITE_ERR_* of hermite_timeline.h (sticky until init) */
     int64_t error_i, error_j; /* bodies involved in the error */
+    /* Block steps run by the backend's own device loop (CUDA graph; zeros elsewhere), each
+     * timed from the end of the previous one on the device's clock: counts and nanoseconds
+     * per bin k of 2^k <= bodies advanced < 2^(k+1). */
+    uint64_t loop_steps[GC_HERMITE_TIME_BINS], loop_ns[GC_HERMITE_TIME_BINS];
 };
 
 /* The state (x, v, a, jerk, [snap, crackle], per-body time and level) is kept by the

@@ -13,6 +13,9 @@
 #define GC_HERMITE_LEVELS 40
 #define GC_HERMITE_TICKS(level) ((int64_t)1 << (GC_HERMITE_LEVELS - (level)))
 
+/* Bins of the block-step timing by log2 of the bodies a block step advances. */
+#define GC_HERMITE_TIME_BINS 32
+
 /* What the backends record when a block step goes wrong (gc_hermite_counters.error). */
 #define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
 #define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */

@@ -134,7 +134,9 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
 {
     long long best = LLONG_MAX;
     for (int i = blockIdx.x * HT + threadIdx.x; i < H.n; i += gridDim.x * HT) {
-        const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
+        const long long step = GC_HERMITE_TICKS(H.level[i]), ti = H.t[i] + step;
+        if (H.t[i] % step != 0)
+            record_error(H.ctl, GC_HERMITE_ERR_STATE, i, -1);
         best = ti < best ? ti : best;
     }
     if (close_block(H.ctl, best) && threadIdx.x == 0) {
@@ -173,7 +175,13 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
      * due bodies; every rank's are counted too (the counters report those). */
     for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += gridDim.x * HT) {
         const int i = base + lane;
-        const long long ti = i < H.n ? H.t[i] + GC_HERMITE_TICKS(H.level[i]) : LLONG_MAX;
+        /* Every body's tick is a multiple of its step (the levels keep it so; the minimum
+         * pass checks it after any other write), and none is past tn: a body is due iff tn
+         * is a multiple of its step, and otherwise due next at the multiple after tn. Its
+         * level alone tells both, a byte a body instead of nine. */
+        const int sh = GC_HERMITE_LEVELS - (i < H.n ? H.level[i] : 0);
+        const long long ti = i < H.n ? ((tn >> sh) + ((tn & ((1ll << sh) - 1)) != 0)) << sh
+                                     : LLONG_MAX;
         const bool hit = ti == tn;
         const bool mine = hit && i >= H.i0 && i < H.i1;
         const unsigned all = __ballot_sync(0xffffffffu, hit);
@@ -323,7 +331,36 @@ static __device__ __forceinline__ void pair(const htile<ORDER> &T, int k, int i,
 }
 
 /* The same pair in mixed arithmetic (gc_hermite_pair_terms_f after the double-single
- * difference; xh, xl: body i's position split). */
+ * difference; xh, xl: body i's position split), source b (id: its index, -1 padding; az:
+ * its z acceleration, 6th order). */
+template <int ORDER, bool EXACT>
+static __device__ __forceinline__ void pair_mixed(const mbody &b, float az, int id, int i,
+                                                  const float xh[3], const float xl[3],
+                                                  const float vi[3], const float ai[3],
+                                                  float eps2, gc_cuda_hermite_ctl *ctl,
+                                                  float *acc)
+{
+    const float4 hi = b.hi, lo = b.lo, w4 = b.w;
+    const float r[3] = {(hi.x - xh[0]) + (lo.x - xl[0]), (hi.y - xh[1]) + (lo.y - xl[1]),
+                        (hi.z - xh[2]) + (lo.z - xl[2])};
+    const float r2 = fmaf(r[2], r[2], fmaf(r[1], r[1], fmaf(r[0], r[0], eps2)));
+    if (EXACT && r2 == 0.0f) {
+        if (id >= 0 && id != i)
+            record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, id);
+        return;
+    }
+    const float rinv = rsqrtf(r2);
+    const float rinv2 = rinv * rinv;
+    const float w[3] = {lo.w - vi[0], w4.x - vi[1], w4.y - vi[2]};
+    if (ORDER == 6) {
+        const float A[3] = {w4.z - ai[0], w4.w - ai[1], az - ai[2]};
+        gc_hermite_pair_terms_f(r, w, A, hi.w * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
+    } else {
+        gc_hermite_pair_terms_f(r, w, nullptr, hi.w * rinv * rinv2, rinv2, acc, acc + 3,
+                                nullptr);
+    }
+}
+
 template <int ORDER, bool EXACT>
 static __device__ __forceinline__ void pair_mixed(const mtile<ORDER> &T, int k, int i,
                                                   const float xh[3], const float xl[3],
@@ -331,25 +368,8 @@ static __device__ __forceinline__ void pair_mixed(const mtile<ORDER> &T, int k, 
                                                   float eps2, gc_cuda_hermite_ctl *ctl,
                                                   float *acc)
 {
-    const float4 hi = T.b[k].hi, lo = T.b[k].lo, w4 = T.b[k].w;
-    const float r[3] = {(hi.x - xh[0]) + (lo.x - xl[0]), (hi.y - xh[1]) + (lo.y - xl[1]),
-                        (hi.z - xh[2]) + (lo.z - xl[2])};
-    const float r2 = fmaf(r[2], r[2], fmaf(r[1], r[1], fmaf(r[0], r[0], eps2)));
-    if (EXACT && r2 == 0.0f) {
-        if (T.id[k] >= 0 && T.id[k] != i)
-            record_error(ctl, GC_HERMITE_ERR_COINCIDENT, i, T.id[k]);
-        return;
-    }
-    const float rinv = rsqrtf(r2);
-    const float rinv2 = rinv * rinv;
-    const float w[3] = {lo.w - vi[0], w4.x - vi[1], w4.y - vi[2]};
-    if (ORDER == 6) {
-        const float A[3] = {w4.z - ai[0], w4.w - ai[1], T.az[k] - ai[2]};
-        gc_hermite_pair_terms_f(r, w, A, hi.w * rinv * rinv2, rinv2, acc, acc + 3, acc + 6);
-    } else {
-        gc_hermite_pair_terms_f(r, w, nullptr, hi.w * rinv * rinv2, rinv2, acc, acc + 3,
-                                nullptr);
-    }
+    pair_mixed<ORDER, EXACT>(T.b[k], ORDER == 6 ? T.az[k] : 0.0f, T.id[k], i, xh, xl, vi, ai,
+                             eps2, ctl, acc);
 }
 
 /* Tile body j predicted to tick tn (or padding when j >= n: no mass, id -1). */
@@ -482,7 +502,36 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
             for (int k = 0; k < NV; k++)
                 acc2[k] = 0.0;
         const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
-        for (int tt = t0; tt < t1; tt++) {
+        if constexpr (MIXED && ORDER == 4) {
+            if (p.ni == 1 && H.jr) {
+                /* One active body (m = 1): no record is shared, so each thread takes its
+                 * sources straight from their records, four loads in flight, with no tile
+                 * and no barrier between them; the pass is then a stream over the sources
+                 * instead of a chain of tile loads each waiting on memory. */
+                constexpr bool EX = ARITH == ARITH_MIXED_EXACT;
+                const int jend = min(t1 * HT, H.n);
+                int j = t0 * HT + threadIdx.x;
+                for (int k = 0; k < NV; k++)
+                    part[k] = 0;
+                for (; j + 3 * HT < jend; j += 4 * HT) {
+                    mbody b[4];
+                    for (int u = 0; u < 4; u++)
+                        load_jrec(H, b[u], j + u * HT, tn);
+                    for (int u = 0; u < 4; u++)
+                        pair_mixed<ORDER, EX>(b[u], 0.0f, j + u * HT, i, xh, xl, vi, ai, eps2,
+                                              ctl, part);
+                }
+                for (; j < jend; j += HT) {
+                    mbody b;
+                    load_jrec(H, b, j, tn);
+                    pair_mixed<ORDER, EX>(b, 0.0f, j, i, xh, xl, vi, ai, eps2, ctl, part);
+                }
+                for (int k = 0; k < NV; k++)
+                    acc[k] += (double)part[k];
+            }
+        }
+        const bool tiles = !(MIXED && ORDER == 4 && p.ni == 1 && H.jr);
+        for (int tt = t0; tiles && tt < t1; tt++) {
             __syncthreads(); /* the previous tile has been used by every thread */
             load_tile<ORDER>(H, tile, tt * HT + threadIdx.x, tn);
             __syncthreads();

@@ -111,10 +111,12 @@ enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, s
             rec[i].i = (int64_t)(r0 + i);
             rec[i].t = ticks[i];
             rec[i].level = levels[i];
-            if (levels[i] >= GC_HERMITE_LEVELS || ticks[i] < 0) {
+            if (levels[i] >= GC_HERMITE_LEVELS || ticks[i] < 0 ||
+                ticks[i] % GC_HERMITE_TICKS(levels[i]) != 0) {
                 gc_log_error("%s: /IntegratorState body %zu: level %u, tick %lld (expected a "
-                             "level below %d and a tick >= 0)", r->name, r0 + i,
-                             (unsigned)levels[i], ticks[i], GC_HERMITE_LEVELS);
+                             "level below %d and a tick >= 0 that is a multiple of the "
+                             "level's step)", r->name, r0 + i, (unsigned)levels[i], ticks[i],
+                             GC_HERMITE_LEVELS);
                 st = GC_ERR_PARSE;
             }
         }

@@ -64,5 +64,26 @@ out=$("$bin" --backend cpu --data A_hermite4/snapshot_000001.hdf5 -n 128 --t-end
 grep -q "128 bodies, backend cpu.*integrator hermite4" <<<"$out" && pass=$((pass + 1)) ||
     bad "-n 128 of a hermite4 snapshot: $out"
 
+# A restart state whose body is off its step's time grid (a tick that is no multiple of its
+# level's step: a corrupt file) is refused with one message, before any step.
+py=
+for p in python3 /usr/bin/python3; do
+    command -v "$p" >/dev/null 2>&1 && "$p" -c "import h5py" 2>/dev/null && { py=$p; break; }
+done
+if [ -n "$py" ]; then
+    cp A_hermite4/snapshot_000001.hdf5 offgrid.hdf5
+    "$py" - <<'PY' || bad "could not write offgrid.hdf5"
+import h5py
+with h5py.File("offgrid.hdf5", "r+") as f:
+    t = f["IntegratorState/Tick"]
+    t[3] = t[3] + 1
+PY
+    out=$("$bin" --backend cpu --data offgrid.hdf5 --t-end 1.25 2>&1 >/dev/null); rc=$?
+    [ "$rc" -eq 2 ] && grep -q "body 3: level .* multiple of the level's step" <<<"$out" &&
+        pass=$((pass + 1)) || bad "an off-grid restart tick: exit $rc, $out"
+else
+    echo "FAIL: python3 with h5py is needed for the off-grid restart check"; fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

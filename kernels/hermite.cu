@@ -134,9 +134,7 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
 {
     long long best = LLONG_MAX;
     for (int i = blockIdx.x * HT + threadIdx.x; i < H.n; i += gridDim.x * HT) {
-        const long long step = GC_HERMITE_TICKS(H.level[i]), ti = H.t[i] + step;
-        if (H.t[i] % step != 0)
-            record_error(H.ctl, GC_HERMITE_ERR_STATE, i, -1);
+        const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
         best = ti < best ? ti : best;
     }
     if (close_block(H.ctl, best) && threadIdx.x == 0) {
@@ -173,29 +171,33 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
         return;
     /* Warp-uniform loop: every lane takes part in the ballot. The list holds this rank's
      * due bodies; every rank's are counted too (the counters report those). */
-    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += gridDim.x * HT) {
-        const int i = base + lane;
-        /* Every body's tick is a multiple of its step (the levels keep it so; the minimum
-         * pass checks it after any other write), and none is past tn: a body is due iff tn
-         * is a multiple of its step, and otherwise due next at the multiple after tn. Its
-         * level alone tells both, a byte a body instead of nine. */
-        const int sh = GC_HERMITE_LEVELS - (i < H.n ? H.level[i] : 0);
-        const long long ti = i < H.n ? ((tn >> sh) + ((tn & ((1ll << sh) - 1)) != 0)) << sh
-                                     : LLONG_MAX;
-        const bool hit = ti == tn;
-        const bool mine = hit && i >= H.i0 && i < H.i1;
-        const unsigned all = __ballot_sync(0xffffffffu, hit);
-        const unsigned mask = __ballot_sync(0xffffffffu, mine);
-        int slot = 0;
-        if (!hit)
-            rest = ti < rest ? ti : rest;
-        if (lane == 0 && all)
-            atomicAdd(&ctl->count_all, __popc(all));
-        if (lane == 0 && mask)
-            slot = atomicAdd(&ctl->count, __popc(mask));
-        slot = __shfl_sync(0xffffffffu, slot, 0);
-        if (mine)
-            H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
+    const int stride = gridDim.x * HT;
+    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += 4 * stride) {
+        /* four bodies' next ticks loaded before any is used: at 2^20 bodies each thread
+         * has 16, and one load at a time left the pass waiting on memory 16 times */
+        long long tu[4];
+        for (int u = 0; u < 4; u++) {
+            const int i = base + u * stride + lane;
+            tu[u] = i < H.n ? H.t[i] + GC_HERMITE_TICKS(H.level[i]) : LLONG_MAX;
+        }
+        for (int u = 0; u < 4; u++) {
+            const int i = base + u * stride + lane;
+            const long long ti = tu[u];
+            const bool hit = ti == tn;
+            const bool mine = hit && i >= H.i0 && i < H.i1;
+            const unsigned all = __ballot_sync(0xffffffffu, hit);
+            const unsigned mask = __ballot_sync(0xffffffffu, mine);
+            int slot = 0;
+            if (!hit)
+                rest = ti < rest ? ti : rest;
+            if (lane == 0 && all)
+                atomicAdd(&ctl->count_all, __popc(all));
+            if (lane == 0 && mask)
+                slot = atomicAdd(&ctl->count, __popc(mask));
+            slot = __shfl_sync(0xffffffffu, slot, 0);
+            if (mine)
+                H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
+        }
     }
     rest = block_min(rest);
     if (threadIdx.x == 0 && rest != LLONG_MAX)
@@ -262,15 +264,11 @@ struct jrec {
     float4 aj; /* az, jx, jy, jz */
 };
 
-static __device__ void store_jrec(const gc_cuda_hermite &H, int i)
+static __device__ void store_jrec(const gc_cuda_hermite &H, int i, const double x[3],
+                                  const double v[3], const double a[3], const double j[3])
 {
-    double x[3], v[3], a[3], j[3];
     float h[3], l[3];
     jrec r;
-    load3(H.x, i, x);
-    load3(H.v, i, v);
-    load3(H.a, i, a);
-    load3(H.j, i, j);
     for (int c = 0; c < 3; c++)
         split(x[c], h[c], l[c]);
     r.hi = make_float4(h[0], h[1], h[2], (float)H.m[i]);
@@ -647,6 +645,11 @@ static __device__ long long correct_body(const gc_cuda_hermite &H, gc_cuda_hermi
         store3(H.j, i, j1);
         store3(H.s, i, s1);
         H.t[i] = 0;
+        if (H.jr) { /* x and v are the state's */
+            load3(H.x, i, x);
+            load3(H.v, i, v);
+            store_jrec(H, i, x, v, a1, j1);
+        }
     } else {
         const double h = (double)(tn - H.t[i]) * tick;
         double req;
@@ -674,14 +677,14 @@ static __device__ long long correct_body(const gc_cuda_hermite &H, gc_cuda_hermi
         store3(H.s, i, s);
         store3(H.c, i, c);
         H.t[i] = tn;
+        if (H.jr)
+            store_jrec(H, i, x, v, a, j);
     }
     if (k < 0) {
         record_error(ctl, GC_HERMITE_ERR_LEVELS, i, -1);
         k = GC_HERMITE_LEVELS - 1;
     }
     H.level[i] = (unsigned char)k;
-    if (H.jr)
-        store_jrec(H, i);
     return H.t[i] + GC_HERMITE_TICKS(k);
 }
 
@@ -906,7 +909,7 @@ static __global__ void h_unpack(gc_cuda_hermite H, const gc_hermite_record *rec,
         store3(H.s, i, r.s);
         store3(H.c, i, r.c);
         if (H.jr)
-            store_jrec(H, i);
+            store_jrec(H, i, r.x, r.v, r.a, r.j);
     }
 }
 

@@ -69,10 +69,6 @@ static enum gc_status check(struct gc_integrator *in)
                      h->groups ? "" : "; a hard binary or a close few-body encounter needs "
                      "--regularize auto (with --eps 0), which integrates such groups apart");
         break;
-    case GC_HERMITE_ERR_STATE:
-        gc_log_error("hermite: body %lld's time is not a multiple of its step (a corrupt "
-                     "restart state)", (long long)c.error_i);
-        break;
     default:
         gc_log_error("hermite: the state of body %lld became infinite or NaN at t = %.10g",
                      (long long)c.error_i, t);

@@ -20,7 +20,6 @@
 #define GC_HERMITE_ERR_COINCIDENT 1 /* two bodies at the same place with eps = 0 */
 #define GC_HERMITE_ERR_LEVELS 2     /* a step below the finest level was needed */
 #define GC_HERMITE_ERR_NONFINITE 3  /* a force or state became NaN or infinite */
-#define GC_HERMITE_ERR_STATE 4      /* a body's tick is not a multiple of its step */
 
 /* One body's Hermite state as ranks exchange it after a block step: everything another
  * rank needs to predict the body as a source, to draw it, and to select the next block

@@ -376,6 +376,12 @@ int gc_backend_hermite_has_state(const struct gc_backend *b)
     return h && h->state && h->unpack;
 }
 
+int gc_backend_hermite_has_pack(const struct gc_backend *b)
+{
+    const struct gc_backend_hermite *h = gc_backend_hermite(b);
+    return h && h->pack;
+}
+
 int gc_backend_hermite_has_repeat(const struct gc_backend *b)
 {
     const struct gc_backend_hermite *h = gc_backend_hermite(b);

@@ -18,7 +18,7 @@ struct cpu_hermite {
     double *xp, *vp, *ap;          /* 3n: every body predicted to the block time (sources) */
     double *a1, *j1, *s1;          /* 3n: new derivatives of the active bodies */
     double *xv, *vv;               /* 3n: the view (all bodies at one time) for download */
-    double *da, *dj;               /* 3n: perturb's additions to the next force pass */
+    double *da, *dj;               /* 3n: perturb's additions to the next correction */
     unsigned char *dset;           /* n: 1 where da, dj hold an addition */
     size_t *active;                /* indices of the bodies due at t_next */
     size_t nactive;
@@ -171,13 +171,25 @@ static enum gc_status hermite_force(struct gc_backend *b)
             gc_hermite_pair(r, v, A, h->m[jj], eps2, acc, jerk, snap ? sn : NULL);
         }
         for (int k = 0; k < 3; k++) {
-            V3(h->a1, i)[k] = acc[k] + (h->dset[i] ? V3(h->da, i)[k] : 0.0);
-            V3(h->j1, i)[k] = jerk[k] + (h->dset[i] ? V3(h->dj, i)[k] : 0.0);
+            V3(h->a1, i)[k] = acc[k];
+            V3(h->j1, i)[k] = jerk[k];
             V3(h->s1, i)[k] = sn[k];
         }
-        h->dset[i] = 0;
     }
     return GC_OK;
+}
+
+/* The perturbation given for body i since its force pass, added to its new derivatives
+ * (by the correction, so that it may arrive after the force pass) and then forgotten. */
+static void add_perturbation(struct cpu_hermite *h, size_t i)
+{
+    if (!h->dset[i])
+        return;
+    for (int k = 0; k < 3; k++) {
+        V3(h->a1, i)[k] += V3(h->da, i)[k];
+        V3(h->j1, i)[k] += V3(h->dj, i)[k];
+    }
+    h->dset[i] = 0;
 }
 
 static enum gc_status perturb(struct gc_backend *b, const int64_t *idx, const double *acc,
@@ -212,6 +224,7 @@ static enum gc_status begin(struct gc_backend *b)
         int k;
         if (i < c->i0 || i >= c->i1)
             continue;
+        add_perturbation(h, i);
         memcpy(V3(h->a, i), V3(h->a1, i), 3 * sizeof(double));
         memcpy(V3(h->j, i), V3(h->j1, i), 3 * sizeof(double));
         memcpy(V3(h->s, i), V3(h->s1, i), 3 * sizeof(double));
@@ -272,6 +285,7 @@ static enum gc_status correct(struct gc_backend *b)
         int k;
         if (i < c->i0 || i >= c->i1)
             continue;
+        add_perturbation(h, i);
         if (h->cfg.order == 6) {
             gc_hermite_correct6(dt, V3(h->x, i), V3(h->v, i), V3(h->a, i), V3(h->j, i),
                                 V3(h->s, i), V3(h->c, i), V3(h->a1, i), V3(h->j1, i),

@@ -89,10 +89,11 @@ struct gc_backend_hermite {
      * recorded once into a graph with a device-side while loop). NULL = the caller loops. */
     enum gc_status (*repeat)(struct gc_backend *b, enum gc_status (*body)(void *ctx),
                              void *ctx);
-    /* optional (NULL: regularised groups couple as point masses): after select, additive
-     * acceleration and jerk (3 doubles each per body) for the bodies idx[0..count), which the
-     * next force pass adds to what it computes for them and then forgets: the resolved
-     * members of a regularised group in place of its centre-of-mass point. */
+    /* optional (NULL: regularised groups couple as point masses): after select and before
+     * correct (or begin), additive acceleration and jerk (3 doubles each per body) for the
+     * bodies idx[0..count), which that correction adds to what the force pass computed for
+     * them and then forgets: the resolved members of a regularised group in place of its
+     * centre-of-mass point. */
     enum gc_status (*perturb)(struct gc_backend *b, const int64_t *idx, const double *acc,
                               const double *jerk, size_t count);
 };
@@ -123,6 +124,8 @@ enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
 enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_record *all);
 /* 1 when the backend can give every body's state and take it back (state and unpack). */
 int gc_backend_hermite_has_state(const struct gc_backend *b);
+/* 1 when the backend can give the latest block's records alone (pack). */
+int gc_backend_hermite_has_pack(const struct gc_backend *b);
 /* GC_ERR_UNSUPPORTED (not logged) without a perturb slot. */
 enum gc_status gc_backend_hermite_perturb(struct gc_backend *b, const int64_t *idx,
                                           const double *acc, const double *jerk, size_t count);

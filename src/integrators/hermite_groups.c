@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hermite_formulas.h"
 #include "hermite_groups_impl.h"
@@ -51,6 +52,7 @@ void gc_hermite_groups_destroy(struct gc_hermite_groups *g)
     free(g->m);
     free(g->hm);
     free(g->rec);
+    free(g->block);
     free(g->fresh);
     free(g->units);
     free(g->parent);
@@ -368,16 +370,59 @@ static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
     return st;
 }
 
+double gc_hermite_groups_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The latest block's records into rec: only those bodies changed since the previous
+ * block (rec holds the backend's state, or what was just written into it), so the block's
+ * records alone keep rec current where the backend can give them; else every record. */
+static enum gc_status fetch_block(struct gc_hermite_groups *g, struct gc_force *f)
+{
+    size_t m = 0;
+    enum gc_status st;
+    if (!g->incremental)
+        return gc_backend_hermite_state(f->backend, g->rec);
+    st = gc_backend_hermite_pack(f->backend, g->block, &m);
+    for (size_t k = 0; k < m && st == GC_OK; k++) {
+        const int64_t i = g->block[k].i;
+        if (i < 0 || (size_t)i >= g->n)
+            return GC_ERR_INVALID;
+        g->rec[i] = g->block[k];
+    }
+    return st;
+}
+
+static enum gc_status block_part(struct gc_hermite_groups *g, struct gc_force *f,
+                                 const struct gc_hermite_config *cfg);
+
 enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
                                        const struct gc_hermite_config *cfg)
+{
+    const double t0 = gc_hermite_groups_seconds();
+    double t1;
+    enum gc_status st = gc_backend_sync(f->backend);
+    t1 = gc_hermite_groups_seconds();
+    g->s_wait += t1 - t0;
+    if (st == GC_OK)
+        st = block_part(g, f, cfg);
+    g->s_after += gc_hermite_groups_seconds() - t1;
+    return st;
+}
+
+static enum gc_status block_part(struct gc_hermite_groups *g, struct gc_force *f,
+                                 const struct gc_hermite_config *cfg)
 {
     struct gc_hermite_counters c;
     enum gc_status st = gc_backend_hermite_counters(f->backend, &c);
     long nact = 0;
     int *act = (int *)g->parent; /* the due groups (merge() reuses it afterwards) */
     int failed = 0;
-    if (st == GC_OK)
-        st = gc_backend_hermite_state(f->backend, g->rec);
+    if (st == GC_OK && !c.error)
+        st = fetch_block(g, f);
     if (st != GC_OK || c.error)
         return st;
     for (size_t k = 0; k < g->ngroups; k++)
@@ -407,6 +452,10 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
     g->tick = ldexp(cfg->dt_max, -GC_HERMITE_LEVELS);
     g->eta_start = cfg->eta_start;
     g->threads = gc_backend_host_threads(f->backend);
+    /* with several ranks each backend packs its own range only: every record then */
+    g->incremental = f->comm->size == 1 && gc_backend_hermite_has_pack(f->backend);
+    if (g->incremental && !g->block && !(g->block = malloc(g->n * sizeof *g->block)))
+        return GC_ERR_NOMEM;
     for (size_t i = 0; i < g->n; i++)
         g->hm[i] = g->m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
     st = gc_backend_hermite_state(f->backend, g->rec);

@@ -66,6 +66,10 @@ struct gc_hermite_groups_report {
     int have_binary;        /* 1 when some pair in a group is bound: */
     double a, e;            /*   the most bound pair's semi-major axis, eccentricity */
     double radius;          /* the regularisation radius in use */
+    /* host seconds since the start: the groups' work before the correction (issued while
+     * an asynchronous backend computes the force pass), waiting for the backend after it,
+     * and the groups' work after the block (new states, advancing, splits and merges) */
+    double s_beside, s_wait, s_after;
 };
 
 struct gc_hermite_groups;
@@ -82,11 +86,13 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
  * rebuilt): gc_hermite_groups_counted gives what they had counted before. */
 enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
                                        const struct gc_hermite_config *cfg);
-/* After select, before the force pass: the groups near the block's bodies are brought to
- * its time, and the block's bodies get the forces of those groups' members in place of
- * their centres' (and the centres the mean force on their members) through the backend's
- * perturb slot; a backend without it couples groups as points. */
-enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f);
+/* After select (and the force pass's launch), before the correction: the groups near the
+ * block's bodies are brought to its time, and the block's bodies get the forces of those
+ * groups' members in place of their centres' (and the centres the mean force on their
+ * members) through the backend's perturb slot, which the correction adds; a backend without
+ * it couples groups as points. Reads nothing the force pass writes, so it runs while an
+ * asynchronous backend computes. */
+enum gc_status gc_hermite_groups_before_correct(struct gc_hermite_groups *g, struct gc_force *f);
 void gc_hermite_groups_counted(const struct gc_hermite_groups *g, uint64_t *blocks,
                                uint64_t *body_steps);
 /* A download at time t (N-body units) made physical: every group's members in their own

@@ -176,7 +176,17 @@ enum gc_status gc_hermite_groups_couple(struct gc_hermite_groups *g, const int *
     return st;
 }
 
-enum gc_status gc_hermite_groups_before_force(struct gc_hermite_groups *g, struct gc_force *f)
+static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force *f);
+
+enum gc_status gc_hermite_groups_before_correct(struct gc_hermite_groups *g, struct gc_force *f)
+{
+    const double t0 = gc_hermite_groups_seconds();
+    const enum gc_status st = couple_block(g, f);
+    g->s_beside += gc_hermite_groups_seconds() - t0;
+    return st;
+}
+
+static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force *f)
 {
     int64_t t_next = INT64_MAX, *idx = NULL;
     size_t na = 0, nc = 0;

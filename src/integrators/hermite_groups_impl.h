@@ -40,7 +40,14 @@ struct gc_hermite_groups {
     int *units, *parent;           /* n each: the block's bodies and their union-find */
     uint64_t blocks, body_steps;   /* counted by the backend before its rebuilds */
     uint64_t formed, dissolved;
+    struct gc_hermite_record *block; /* n: the latest block's records, from the backend */
+    int incremental;               /* 1: the latest block's records (pack) keep rec current;
+                                    * 0: every record comes back each block (state) */
+    double s_beside, s_wait, s_after; /* host seconds: see gc_hermite_groups_report */
 };
+
+/* A monotonic clock in seconds (the host-time split). */
+double gc_hermite_groups_seconds(void);
 
 /* Members' absolute positions and velocities (3k each) at the group's time. */
 void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct group *gr,

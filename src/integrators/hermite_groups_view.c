@@ -86,6 +86,9 @@ void gc_hermite_groups_report(const struct gc_hermite_groups *g,
     out->formed = g->formed;
     out->dissolved = g->dissolved;
     out->radius = g->radius;
+    out->s_beside = g->s_beside;
+    out->s_wait = g->s_wait;
+    out->s_after = g->s_after;
     for (size_t k = 0; k < g->ngroups; k++) {
         const struct group *gr = &g->groups[k];
         double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES];

@@ -129,12 +129,14 @@ static enum gc_status block_step(void *ctx)
     st = gc_force_hermite_select(f, h->limit, h->on_backend ? NULL : &h->due);
     if (st != GC_OK || (!h->on_backend && !h->due))
         return st;
-    if (h->groups)
-        st = gc_hermite_groups_before_force(h->groups, f);
-    if (st == GC_OK)
-        st = gc_backend_hermite_predict(b);
+    /* The groups' part of the block (advancing the groups coupled to it, the members'
+     * forces on its bodies) needs nothing of the force pass and is added in the correction:
+     * issued after the force pass, it runs while an asynchronous backend computes. */
+    st = gc_backend_hermite_predict(b);
     if (st == GC_OK)
         st = gc_force_hermite(f);
+    if (st == GC_OK && h->groups)
+        st = gc_hermite_groups_before_correct(h->groups, f);
     if (st == GC_OK)
         st = gc_backend_hermite_correct(b);
     if (st == GC_OK)

@@ -58,7 +58,8 @@ static void print_groups(const struct gc_sim *s)
            (unsigned long long)r.formed, (unsigned long long)r.dissolved);
     if (r.have_binary)
         printf("; hardest binary a %.6e e %.8f", r.a, r.e);
-    printf("\n");
+    printf("\n#   host time of the groups: %.3f s beside the force pass, %.3f s waiting for "
+           "the backend, %.3f s after the blocks\n", r.s_beside, r.s_wait, r.s_after);
 }
 
 static void print_header(const struct gc_options *o, const struct gc_sim *s,

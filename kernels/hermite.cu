@@ -447,6 +447,27 @@ static __device__ __forceinline__ int active_body(const gc_cuda_hermite &H, int 
 {
     const int i = aidx < m ? H.active[aidx] : -1;
     double vd[3] = {0, 0, 0}, ad[3] = {0, 0, 0};
+    if constexpr (ORDER == 4 && std::is_same<real, float>::value) {
+        if (H.jr) {
+            /* Predicted from its record exactly as it is as a source, so that its pair with
+             * itself has r = 0 (skipped, or nothing with softening) and no pair sees a
+             * difference of two predictions. */
+            mbody b;
+            b.hi = b.lo = b.w = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (i >= 0)
+                load_jrec(H, b, i, tn);
+            const float h4[3] = {b.hi.x, b.hi.y, b.hi.z}, l4[3] = {b.lo.x, b.lo.y, b.lo.z},
+                        v4[3] = {b.lo.w, b.w.x, b.w.y};
+            for (int k = 0; k < 3; k++) {
+                xh[k] = h4[k];
+                xl[k] = l4[k];
+                xi[k] = (double)h4[k] + (double)l4[k];
+                vi[k] = v4[k];
+                ai[k] = 0.0f;
+            }
+            return i;
+        }
+    }
     xi[0] = xi[1] = xi[2] = 0.0;
     if (i >= 0)
         predict_body<ORDER>(H, i, tn, xi, vd, ORDER == 6 ? ad : nullptr);
@@ -503,19 +524,20 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
         if constexpr (MIXED && ORDER == 4) {
             if (p.ni == 1 && H.jr) {
                 /* One active body (m = 1): no record is shared, so each thread takes its
-                 * sources straight from their records, four loads in flight, with no tile
-                 * and no barrier between them; the pass is then a stream over the sources
-                 * instead of a chain of tile loads each waiting on memory. */
+                 * sources straight from their records, three loads in flight (four spill
+                 * registers), with no tile and no barrier between them; the pass is then a
+                 * stream over the sources instead of a chain of tile loads each waiting on
+                 * memory. */
                 constexpr bool EX = ARITH == ARITH_MIXED_EXACT;
                 const int jend = min(t1 * HT, H.n);
                 int j = t0 * HT + threadIdx.x;
                 for (int k = 0; k < NV; k++)
                     part[k] = 0;
-                for (; j + 3 * HT < jend; j += 4 * HT) {
-                    mbody b[4];
-                    for (int u = 0; u < 4; u++)
+                for (; j + 2 * HT < jend; j += 3 * HT) {
+                    mbody b[3];
+                    for (int u = 0; u < 3; u++)
                         load_jrec(H, b[u], j + u * HT, tn);
-                    for (int u = 0; u < 4; u++)
+                    for (int u = 0; u < 3; u++)
                         pair_mixed<ORDER, EX>(b[u], 0.0f, j + u * HT, i, xh, xl, vi, ai, eps2,
                                               ctl, part);
                 }

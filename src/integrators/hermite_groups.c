@@ -27,7 +27,11 @@ enum gc_status gc_hermite_groups_create(const struct gc_hermite_groups_config *c
     g->fresh = calloc(n, 1);
     g->units = calloc(n, sizeof *g->units);
     g->parent = calloc(n, sizeof *g->parent);
+    g->gcm = malloc((n + 1) * sizeof *g->gcm);
+    g->gidx = malloc((n + 1) * sizeof *g->gidx);
+    g->sidx = malloc((n + 1) * sizeof *g->sidx);
     if (!g->group_of || !g->m || !g->hm || !g->rec || !g->fresh || !g->units || !g->parent ||
+        !g->gcm || !g->gidx || !g->sidx ||
         gc_bodies_alloc(&g->init, n) != GC_OK || gc_bodies_alloc_f64(&g->init) != GC_OK) {
         gc_hermite_groups_destroy(g);
         gc_log_error("regularisation: out of memory for %zu bodies", n);
@@ -56,6 +60,11 @@ void gc_hermite_groups_destroy(struct gc_hermite_groups *g)
     free(g->fresh);
     free(g->units);
     free(g->parent);
+    free(g->gcm);
+    free(g->gidx);
+    free(g->sidx);
+    gc_groups_grid_free(&g->slots);
+    gc_groups_grid_free(&g->centres);
     gc_bodies_free(&g->init);
     free(g);
 }
@@ -122,12 +131,23 @@ enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
     enum gc_status st;
     if (t <= gc_ar_time(gr->ar))
         return GC_OK;
-    td.near = malloc(g->n * sizeof *td.near);
+    td.near = malloc((g->n + 1) * sizeof *td.near);
     if (!td.near)
         return GC_ERR_NOMEM;
-    for (size_t s = 0; s < g->n; s++)
-        if ((int)s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, (int)s))
-            td.near[td.nnear++] = (int)s;
+    if (g->slots_ok && g->slots.h >= gr->reach) {
+        /* the slots in the cells around the centre, in slot order as a full scan */
+        const size_t k = gc_groups_grid_near(&g->slots, g->rec[gr->cm].x, td.near);
+        gc_groups_sort(td.near, k);
+        for (size_t q = 0; q < k; q++) {
+            const int s = td.near[q];
+            if (s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, s))
+                td.near[td.nnear++] = s;
+        }
+    } else {
+        for (size_t s = 0; s < g->n; s++)
+            if ((int)s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, (int)s))
+                td.near[td.nnear++] = (int)s;
+    }
     st = gc_ar_advance(gr->ar, t, td.nnear ? &p : NULL);
     free(td.near);
     return st;
@@ -160,6 +180,7 @@ static void park(struct gc_hermite_groups *g, int s)
     r->t = GHOST_TICK;
     r->x[0] = GHOST_X;
     g->hm[s] = 0.0;
+    g->slots_ok = 0;
 }
 
 void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
@@ -173,6 +194,7 @@ void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, c
     memcpy(r->v, v, sizeof r->v);
     g->hm[s] = mass;
     g->fresh[s] = 1;
+    g->slots_ok = 0;
 }
 
 /* A group of the k bodies in slots sl (states x, v at tick t). */
@@ -384,6 +406,7 @@ static enum gc_status fetch_block(struct gc_hermite_groups *g, struct gc_force *
 {
     size_t m = 0;
     enum gc_status st;
+    g->slots_ok = 0;
     if (!g->incremental)
         return gc_backend_hermite_state(f->backend, g->rec);
     st = gc_backend_hermite_pack(f->backend, g->block, &m);
@@ -423,6 +446,8 @@ static enum gc_status block_part(struct gc_hermite_groups *g, struct gc_force *f
     int failed = 0;
     if (st == GC_OK && !c.error)
         st = fetch_block(g, f);
+    if (st == GC_OK && !c.error)
+        st = gc_hermite_groups_index(g);
     if (st != GC_OK || c.error)
         return st;
     for (size_t k = 0; k < g->ngroups; k++)
@@ -458,6 +483,7 @@ enum gc_status gc_hermite_groups_start(struct gc_hermite_groups *g, struct gc_fo
         return GC_ERR_NOMEM;
     for (size_t i = 0; i < g->n; i++)
         g->hm[i] = g->m[i] = bodies->mass64 ? bodies->mass64[i] : bodies->pos[4 * i + 3];
+    g->slots_ok = 0;
     st = gc_backend_hermite_state(f->backend, g->rec);
     if (st != GC_OK)
         return st;

@@ -96,18 +96,29 @@ static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units,
                                   double tt)
 {
     int *list = malloc((g->ngroups + 1) * sizeof *list);
+    int *cand = malloc((g->ngroups + 1) * sizeof *cand);
     long nsync = 0;
     int failed = 0;
-    if (!list)
-        return GC_ERR_NOMEM;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(g->threads) \
-    if (g->ngroups * nu > 65536)
-    for (long k = 0; k < (long)g->ngroups; k++) {
-        int nd = 0;
-        for (size_t q = 0; g->groups[k].alive && !nd && q < nu; q++)
-            nd = units[q] == g->groups[k].cm || coupled(g, units[q], g->groups[k].cm);
-        list[k] = nd;
+    enum gc_status st = list && cand ? gc_hermite_groups_index(g) : GC_ERR_NOMEM;
+    if (st != GC_OK) {
+        free(list);
+        free(cand);
+        return st;
     }
+    /* a group is synced when a unit is its centre or coupled to it: within the reach of
+     * either centre, so among the centres in the cells around the unit */
+    for (size_t k = 0; k < g->ngroups; k++)
+        list[k] = 0;
+    for (size_t q = 0; q < nu; q++) {
+        const int u = units[q], gu = g->group_of[u];
+        const size_t nc = gc_groups_grid_near(&g->centres, g->rec[u].x, cand);
+        if (gu >= 0 && g->groups[gu].alive && g->groups[gu].cm == u)
+            list[gu] = 1;
+        for (size_t c = 0; c < nc; c++)
+            if (!list[cand[c]] && coupled(g, u, g->groups[cand[c]].cm))
+                list[cand[c]] = 1;
+    }
+    free(cand);
     for (size_t k = 0; k < g->ngroups; k++)
         if (list[k])
             list[nsync++] = (int)k;
@@ -123,43 +134,63 @@ static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units,
 
 /* The corrections of the nu units at tt, added to acc and jerk (3 nu each); hit[q] = 1 where
  * unit q has any. Each unit in parallel, each writing only its own row. */
-static enum gc_status corrections(const struct gc_hermite_groups *g, const int *units,
-                                  size_t nu, double tt, double *acc, double *jerk,
-                                  unsigned char *hit)
+/* What a unit p is coupled to, in ascending order (a scan of every slot's or group's): for a
+ * centre, the slots within its reach and the centres whose reach holds it; for a body, the
+ * groups whose reach holds it. out needs room for every slot and group. */
+static size_t coupled_to(const struct gc_hermite_groups *g, int p, int *out)
 {
-    int nomem = 0;
+    const int own = g->group_of[p];
+    size_t k = 0, nc, w = 0;
+    if (own >= 0) {
+        k = gc_groups_grid_near(&g->slots, g->rec[p].x, out);
+        nc = gc_groups_grid_near(&g->centres, g->rec[p].x, out + k);
+        for (size_t c = 0; c < nc; c++)
+            out[k + c] = g->groups[out[k + c]].cm;
+        k += nc;
+        gc_groups_sort(out, k);
+        for (size_t q = 0; q < k; q++) {
+            const int s = out[q];
+            if ((w == 0 || out[w - 1] != s) && s != p && g->hm[s] > 0.0 && coupled(g, p, s))
+                out[w++] = s;
+        }
+        return w;
+    }
+    k = gc_groups_grid_near(&g->centres, g->rec[p].x, out);
+    gc_groups_sort(out, k);
+    for (size_t q = 0; q < k; q++)
+        if (g->groups[out[q]].alive && coupled(g, p, g->groups[out[q]].cm))
+            out[w++] = out[q];
+    return w;
+}
+
+static enum gc_status corrections(struct gc_hermite_groups *g, const int *units, size_t nu,
+                                  double tt, double *acc, double *jerk, unsigned char *hit)
+{
+    int nomem = gc_hermite_groups_index(g) != GC_OK;
+    const size_t room = g->n + g->ngroups + 1;
 #pragma omp parallel num_threads(g->threads) if (nu * g->ngroups > 65536) reduction(| : nomem)
     {
         struct side *P = malloc(sizeof *P), *S = malloc(sizeof *S);
-        nomem |= !P || !S;
+        int *with = malloc(room * sizeof *with);
+        nomem |= !P || !S || !with;
 #pragma omp for schedule(dynamic, 16)
         for (long q = 0; q < (long)nu; q++) {
             const int p = units[q], own = g->group_of[p];
-            int any = 0;
-            if (!P || !S)
+            size_t k;
+            if (!P || !S || !with || nomem)
                 continue;
             side_of(g, p, tt, P);
-            if (own >= 0) { /* a centre: every slot may be within its reach */
-                for (size_t s = 0; s < g->n; s++)
-                    if ((int)s != p && g->hm[s] > 0.0 && coupled(g, p, (int)s)) {
-                        side_of(g, (int)s, tt, S);
-                        correction(P, S, &acc[3 * q], &jerk[3 * q]);
-                        any = 1;
-                    }
-            } else { /* a body: only groups can be coupled to it */
-                for (size_t k = 0; k < g->ngroups; k++) {
-                    const struct group *gr = &g->groups[k];
-                    if (gr->alive && coupled(g, p, gr->cm)) {
-                        side_of(g, gr->cm, tt, S);
-                        correction(P, S, &acc[3 * q], &jerk[3 * q]);
-                        any = 1;
-                    }
-                }
+            /* a centre: the slots coupled to it; a body: the groups coupled to it */
+            k = coupled_to(g, p, with);
+            for (size_t c = 0; c < k; c++) {
+                side_of(g, own >= 0 ? with[c] : g->groups[with[c]].cm, tt, S);
+                correction(P, S, &acc[3 * q], &jerk[3 * q]);
             }
-            hit[q] = (unsigned char)any;
+            hit[q] = (unsigned char)(k > 0);
         }
         free(P);
         free(S);
+        free(with);
     }
     return nomem ? GC_ERR_NOMEM : GC_OK;
 }

@@ -21,6 +21,15 @@ struct group {
     double size;     /* the farthest member, at least twice a bound group's a */
 };
 
+/* Items (slots or groups) hashed by the cell of side h of a position: a query gives the
+ * items of the 27 cells around a point, so all within h of it (and some farther). */
+struct gc_groups_grid {
+    double h;
+    size_t nb, count, cap;  /* buckets (a power of two), entries, room */
+    int *head, *next, *item; /* bucket lists of entries; each entry's item */
+    int64_t (*cell)[3];     /* each entry's cell */
+};
+
 struct gc_hermite_groups {
     struct gc_hermite_groups_config cfg;
     size_t n;
@@ -44,10 +53,27 @@ struct gc_hermite_groups {
     int incremental;               /* 1: the latest block's records (pack) keep rec current;
                                     * 0: every record comes back each block (state) */
     double s_beside, s_wait, s_after; /* host seconds: see gc_hermite_groups_report */
+    /* gc_hermite_groups_index: the live slots and the alive groups' centres by cell, of
+     * side the largest reach; slots_ok 0 once a slot moved or changed mass */
+    struct gc_groups_grid slots, centres;
+    int slots_ok;
+    int *gcm, *gidx, *sidx;        /* n each: scratch of the builds */
 };
 
 /* A monotonic clock in seconds (the host-time split). */
 double gc_hermite_groups_seconds(void);
+
+/* The grids of the slots and the centres made current (slots rebuilt only when stale or
+ * too fine for the largest reach). Call before the searches below, after any change. */
+enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g);
+enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t count,
+                                    const int *items, const struct gc_hermite_record *rec,
+                                    const int *where);
+/* The items of the 27 cells around x into out (room for every item); returns how many. */
+size_t gc_groups_grid_near(const struct gc_groups_grid *G, const double x[3], int *out);
+void gc_groups_grid_free(struct gc_groups_grid *G);
+/* Ascending order: the searches' results in the order a scan of every slot would give. */
+void gc_groups_sort(int *v, size_t k);
 
 /* Members' absolute positions and velocities (3k each) at the group's time. */
 void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct group *gr,

@@ -29,9 +29,8 @@ enum gc_status gc_hermite_groups_create(const struct gc_hermite_groups_config *c
     g->parent = calloc(n, sizeof *g->parent);
     g->gcm = malloc((n + 1) * sizeof *g->gcm);
     g->gidx = malloc((n + 1) * sizeof *g->gidx);
-    g->sidx = malloc((n + 1) * sizeof *g->sidx);
     if (!g->group_of || !g->m || !g->hm || !g->rec || !g->fresh || !g->units || !g->parent ||
-        !g->gcm || !g->gidx || !g->sidx ||
+        !g->gcm || !g->gidx ||
         gc_bodies_alloc(&g->init, n) != GC_OK || gc_bodies_alloc_f64(&g->init) != GC_OK) {
         gc_hermite_groups_destroy(g);
         gc_log_error("regularisation: out of memory for %zu bodies", n);
@@ -62,7 +61,6 @@ void gc_hermite_groups_destroy(struct gc_hermite_groups *g)
     free(g->parent);
     free(g->gcm);
     free(g->gidx);
-    free(g->sidx);
     gc_groups_grid_free(&g->slots);
     gc_groups_grid_free(&g->centres);
     gc_bodies_free(&g->init);
@@ -180,7 +178,7 @@ static void park(struct gc_hermite_groups *g, int s)
     r->t = GHOST_TICK;
     r->x[0] = GHOST_X;
     g->hm[s] = 0.0;
-    g->slots_ok = 0;
+    gc_hermite_groups_moved(g, s);
 }
 
 void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, const double x[3],
@@ -194,7 +192,7 @@ void gc_hermite_groups_set_body(struct gc_hermite_groups *g, int s, int64_t t, c
     memcpy(r->v, v, sizeof r->v);
     g->hm[s] = mass;
     g->fresh[s] = 1;
-    g->slots_ok = 0;
+    gc_hermite_groups_moved(g, s);
 }
 
 /* A group of the k bodies in slots sl (states x, v at tick t). */
@@ -406,15 +404,17 @@ static enum gc_status fetch_block(struct gc_hermite_groups *g, struct gc_force *
 {
     size_t m = 0;
     enum gc_status st;
-    g->slots_ok = 0;
-    if (!g->incremental)
+    if (!g->incremental) {
+        g->slots_ok = 0;
         return gc_backend_hermite_state(f->backend, g->rec);
+    }
     st = gc_backend_hermite_pack(f->backend, g->block, &m);
     for (size_t k = 0; k < m && st == GC_OK; k++) {
         const int64_t i = g->block[k].i;
         if (i < 0 || (size_t)i >= g->n)
             return GC_ERR_INVALID;
         g->rec[i] = g->block[k];
+        gc_hermite_groups_moved(g, (int)i);
     }
     return st;
 }

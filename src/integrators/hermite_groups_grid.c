@@ -28,6 +28,7 @@ void gc_groups_grid_free(struct gc_groups_grid *G)
     free(G->next);
     free(G->item);
     free(G->cell);
+    free(G->in);
     memset(G, 0, sizeof *G);
 }
 
@@ -68,6 +69,84 @@ enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t c
     return GC_OK;
 }
 
+/* ---- the slots' grid: entry s is slot s, in its cell's list while its mass is > 0, so
+ * that a block's moved bodies are moved in it instead of the grid being made anew ---- */
+
+static void slot_link(struct gc_hermite_groups *g, int s)
+{
+    struct gc_groups_grid *G = &g->slots;
+    size_t b;
+    for (int d = 0; d < 3; d++)
+        G->cell[s][d] = cell_of(g->rec[s].x[d], G->h);
+    b = bucket_of(G->cell[s], G->nb);
+    G->next[s] = G->head[b];
+    G->head[b] = s;
+    G->in[s] = 1;
+}
+
+static void slot_unlink(struct gc_hermite_groups *g, int s)
+{
+    struct gc_groups_grid *G = &g->slots;
+    int *p = &G->head[bucket_of(G->cell[s], G->nb)];
+    while (*p >= 0 && *p != s)
+        p = &G->next[*p];
+    if (*p == s)
+        *p = G->next[s];
+    G->in[s] = 0;
+}
+
+void gc_hermite_groups_moved(struct gc_hermite_groups *g, int s)
+{
+    struct gc_groups_grid *G = &g->slots;
+    if (!g->slots_ok)
+        return;
+    if (G->in[s]) {
+        int64_t c[3];
+        for (int d = 0; d < 3; d++)
+            c[d] = cell_of(g->rec[s].x[d], G->h);
+        if (g->hm[s] > 0.0 && c[0] == G->cell[s][0] && c[1] == G->cell[s][1] &&
+            c[2] == G->cell[s][2])
+            return;
+        slot_unlink(g, s);
+    }
+    if (g->hm[s] > 0.0)
+        slot_link(g, s);
+}
+
+static enum gc_status slots_build(struct gc_hermite_groups *g, double h)
+{
+    struct gc_groups_grid *G = &g->slots;
+    size_t nb = 16;
+    while (nb < 2 * g->n)
+        nb <<= 1;
+    if (!G->in) {
+        gc_groups_grid_free(G);
+        G->head = malloc(nb * sizeof *G->head);
+        G->next = malloc((g->n + 1) * sizeof *G->next);
+        G->item = malloc((g->n + 1) * sizeof *G->item);
+        G->cell = malloc((g->n + 1) * sizeof *G->cell);
+        G->in = malloc(g->n + 1);
+        if (!G->head || !G->next || !G->item || !G->cell || !G->in) {
+            gc_groups_grid_free(G);
+            return GC_ERR_NOMEM;
+        }
+        G->nb = nb;
+        G->cap = g->n;
+        for (size_t e = 0; e < g->n; e++)
+            G->item[e] = (int)e;
+    }
+    G->h = h;
+    G->count = g->n;
+    for (size_t b = 0; b < G->nb; b++)
+        G->head[b] = -1;
+    for (size_t e = 0; e < g->n; e++) {
+        G->in[e] = 0;
+        if (g->hm[e] > 0.0)
+            slot_link(g, (int)e);
+    }
+    return GC_OK;
+}
+
 size_t gc_groups_grid_near(const struct gc_groups_grid *G, const double x[3], int *out)
 {
     size_t k = 0;
@@ -104,7 +183,7 @@ void gc_groups_sort(int *v, size_t k)
 enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g)
 {
     double h = 0.0;
-    size_t nc = 0, ns = 0;
+    size_t nc = 0;
     enum gc_status st;
     for (size_t k = 0; k < g->ngroups; k++)
         if (g->groups[k].alive) {
@@ -113,17 +192,15 @@ enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g)
             g->gidx[nc++] = (int)k;
         }
     if (!(h > 0.0) || !isfinite(h)) {
-        g->centres.count = g->slots.count = 0;
+        g->centres.count = 0;
         g->slots_ok = 0;
         return GC_OK;
     }
     st = gc_groups_grid_build(&g->centres, h, nc, g->gidx, g->rec, g->gcm);
     if (st != GC_OK || (g->slots_ok && g->slots.h >= h))
         return st;
-    for (size_t s = 0; s < g->n; s++)
-        if (g->hm[s] > 0.0)
-            g->sidx[ns++] = (int)s;
-    st = gc_groups_grid_build(&g->slots, h, ns, g->sidx, g->rec, NULL);
+    /* made anew with room to grow: reaches change a little every block */
+    st = slots_build(g, 1.25 * h);
     g->slots_ok = st == GC_OK;
     return st;
 }

@@ -28,6 +28,7 @@ struct gc_groups_grid {
     size_t nb, count, cap;  /* buckets (a power of two), entries, room */
     int *head, *next, *item; /* bucket lists of entries; each entry's item */
     int64_t (*cell)[3];     /* each entry's cell */
+    unsigned char *in;      /* the slots' grid: 1 where the entry is in its cell's list */
 };
 
 struct gc_hermite_groups {
@@ -54,10 +55,11 @@ struct gc_hermite_groups {
                                     * 0: every record comes back each block (state) */
     double s_beside, s_wait, s_after; /* host seconds: see gc_hermite_groups_report */
     /* gc_hermite_groups_index: the live slots and the alive groups' centres by cell, of
-     * side the largest reach; slots_ok 0 once a slot moved or changed mass */
+     * side the largest reach (the slots' a quarter more, kept current by
+     * gc_hermite_groups_moved); slots_ok 0 until made */
     struct gc_groups_grid slots, centres;
     int slots_ok;
-    int *gcm, *gidx, *sidx;        /* n each: scratch of the builds */
+    int *gcm, *gidx;               /* n each: scratch of the centres' build */
 };
 
 /* A monotonic clock in seconds (the host-time split). */
@@ -69,6 +71,8 @@ enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g);
 enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t count,
                                     const int *items, const struct gc_hermite_record *rec,
                                     const int *where);
+/* Slot s's position or mass changed: moved in the slots' grid (if it is made). */
+void gc_hermite_groups_moved(struct gc_hermite_groups *g, int s);
 /* The items of the 27 cells around x into out (room for every item); returns how many. */
 size_t gc_groups_grid_near(const struct gc_groups_grid *G, const double x[3], int *out);
 void gc_groups_grid_free(struct gc_groups_grid *G);

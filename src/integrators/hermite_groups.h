@@ -21,7 +21,9 @@ extern "C" {
  *   times the sum of their sizes, if that is more, up to GC_GROUP_MERGE_RADII radii: where
  *   their mutual tides reach about 1e-3, and each one's tide on the other, integrated with
  *   the other as a point, would be wrong; the cap keeps a cluster's binaries from gathering
- *   into large, slow groups; a body and a group are coupled exactly, see below); a group's centre of mass is a Hermite body in
+ *   into large, slow groups; a body and a group are coupled exactly, see below; distances
+ *   between units are taken between their members too, whose group may spread far from its
+ *   centre); a group's centre of mass is a Hermite body in
  *   the slot of its lowest-numbered member, with the group's mass; the other members'
  *   slots hold massless bodies parked far away whose step never comes due.
  * - A group's reach: GC_GROUP_PERTURBER_RADII radii, or further where the group is large,
@@ -32,7 +34,8 @@ extern "C" {
  *   those bodies get the force of the members in place of the centre's, and a centre the
  *   mean force of the bodies within reach on its members (the backend's perturb slot);
  *   beyond reach a group is a point mass. A group moves by ar_chain.c, one group per
- *   OpenMP thread, under the tide of the bodies within reach (their Hermite predictions).
+ *   OpenMP thread, under the tide of the bodies within reach (their Hermite predictions;
+ *   another group by its members, their offsets from its centre as of its latest step).
  * - A group splits where its members fall into parts more than two radii apart whose mutual
  *   quadrupole energy (what the point-mass coupling then misses) is small: below
  *   GC_GROUP_SPLIT_GAMMA of the group's internal energy for parts bound to each other (they

@@ -122,6 +122,7 @@ static enum gc_status sync_groups(struct gc_hermite_groups *g, const int *units,
     for (size_t k = 0; k < g->ngroups; k++)
         if (list[k])
             list[nsync++] = (int)k;
+    gc_hermite_groups_offsets(g);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(g->threads) reduction(| : failed) \
     if (nsync > 1)
     for (long q = 0; q < nsync; q++)

@@ -19,6 +19,8 @@ struct group {
     struct gc_ar *ar;
     double reach;    /* bodies closer to the centre are resolved against the members */
     double size;     /* the farthest member, at least twice a bound group's a */
+    double *off;     /* 3k: the members' offsets from the centre at the group's time off_t, */
+    double off_t;    /* which the tide on the other groups reads (gc_hermite_groups_offsets) */
 };
 
 /* Items (slots or groups) hashed by the cell of side h of a position: a query gives the
@@ -86,7 +88,11 @@ void gc_hermite_groups_members(const struct gc_hermite_groups *g, const struct g
 void gc_hermite_groups_predict(const struct gc_hermite_groups *g, int i, double t, double x[3],
                                double v[3], double a[3]);
 
-/* Advances a group to time t under the tide of the bodies within reach. */
+/* Every alive group's offsets made current. Called before the groups are advanced in
+ * parallel: the tide on each reads the others' offsets, never a state another thread moves. */
+void gc_hermite_groups_offsets(struct gc_hermite_groups *g);
+/* Advances a group to time t under the tide of the slots within reach (a group's centre
+ * by its members, their offsets frozen). */
 enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
                                          const struct group *gr, double t);
 /* 1 when slot s was within gr's reach of its centre after the latest block. */

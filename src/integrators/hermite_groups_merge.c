@@ -1,4 +1,4 @@
-/* Groups made from the close bodies of a block: the pairs found through a grid of cells, joined by a union-find, and each part of two or more units formed into one group. */
+/* Groups made from the close bodies of a block: the pairs found through a grid of cells (groups' members included), joined by a union-find, and each part of two or more units formed into one group. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdint.h>
@@ -36,7 +36,7 @@ static void unite(int *parent, int a, int b)
 struct cell_key {
     uint64_t key;
     int64_t c[3]; /* the cell's coordinates */
-    int u;        /* the unit */
+    int p;        /* the point */
 };
 
 static int by_cell(const void *pa, const void *pb)
@@ -44,7 +44,7 @@ static int by_cell(const void *pa, const void *pb)
     const struct cell_key *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
-    return (a->u > b->u) - (a->u < b->u);
+    return (a->p > b->p) - (a->p < b->p);
 }
 
 /* A cell coordinate of the grid, bounded so that far or non-finite positions still map. */
@@ -62,7 +62,8 @@ static uint64_t cell_hash(int64_t ix, int64_t iy, int64_t iz)
     return k;
 }
 
-/* Whether units a and b of the block are close enough to be one group. */
+/* Whether units a and b of the block are close enough to be one group, by their slots'
+ * positions (a group's: its centre). */
 static int linked(const struct gc_hermite_groups *g, int a, int b)
 {
     const double r2max = g->radius * g->radius;
@@ -77,46 +78,130 @@ static int linked(const struct gc_hermite_groups *g, int a, int b)
     return d2 < r2max || d2 < dm * dm;
 }
 
-/* The union-find of the block's nu units over every linked pair. Pairs lie within
- * max(1, GC_GROUP_MERGE_RADII) radii, so each unit is tested against the units of its own
- * and the 26 neighbouring cells of a grid that wide (cells hashed, the units sorted by
- * hash): O(nu log nu) for a block of all n bodies, where testing every pair took seconds
- * at n = 65,536. */
+/* The points the search links: each unit's slot (a body, or a group's centre) and each
+ * member of a group. A group's members can lie far from its centre (a body bound to a
+ * binary, or leaving it, several radii out, until its split), and a body or a member of
+ * another group passing close to such a member must join the group: judged by the
+ * centres alone it stayed out, and its encounter went to the tide, which holds every
+ * other slot a point (Burrau's problem of binaries: a binary through a member of a group
+ * four units wide, at a fifth of the radius, put 0.19 into the energy). */
+struct points {
+    size_t np;
+    double *x;           /* 3 np: positions (members at the group's time, the block's) */
+    int *u;              /* the unit */
+    unsigned char *kind; /* SLOT_BODY, SLOT_CENTRE or MEMBER */
+};
+
+enum { SLOT_BODY, SLOT_CENTRE, MEMBER };
+
+static enum gc_status collect_points(const struct gc_hermite_groups *g, size_t nu,
+                                     struct points *P)
+{
+    size_t cap = nu;
+    for (size_t a = 0; a < nu; a++) {
+        const int grp = g->group_of[g->units[a]];
+        if (grp >= 0)
+            cap += (size_t)g->groups[grp].k;
+    }
+    P->np = 0;
+    P->x = malloc(3 * cap * sizeof *P->x);
+    P->u = malloc(cap * sizeof *P->u);
+    P->kind = malloc(cap);
+    if (!P->x || !P->u || !P->kind)
+        return GC_ERR_NOMEM;
+    for (size_t a = 0; a < nu; a++) {
+        const int s = g->units[a], grp = g->group_of[s];
+        memcpy(&P->x[3 * P->np], g->rec[s].x, 3 * sizeof *P->x);
+        P->u[P->np] = (int)a;
+        P->kind[P->np++] = grp >= 0 ? SLOT_CENTRE : SLOT_BODY;
+        if (grp >= 0) {
+            const struct group *gr = &g->groups[grp];
+            double v[3 * GC_AR_MAX_BODIES];
+            gc_hermite_groups_members(g, gr, &P->x[3 * P->np], v);
+            for (int q = 0; q < gr->k; q++) {
+                P->u[P->np] = (int)a;
+                P->kind[P->np++] = MEMBER;
+            }
+        }
+    }
+    return GC_OK;
+}
+
+/* Whether points i and j (of different units) link their units: two slots as linked()
+ * says; two bodies (members or bodies of their own) closer than the radius, two members of
+ * two groups closer than linked() takes for those groups' centres. */
+static int points_linked(const struct gc_hermite_groups *g, const struct points *P, size_t i,
+                         size_t j)
+{
+    const double *xi = &P->x[3 * i], *xj = &P->x[3 * j];
+    double d2, dm = g->radius;
+    if (P->kind[i] != MEMBER && P->kind[j] != MEMBER)
+        return linked(g, P->u[i], P->u[j]);
+    if (P->kind[i] == SLOT_CENTRE || P->kind[j] == SLOT_CENTRE)
+        return 0;
+    d2 = (xi[0] - xj[0]) * (xi[0] - xj[0]) + (xi[1] - xj[1]) * (xi[1] - xj[1]) +
+         (xi[2] - xj[2]) * (xi[2] - xj[2]);
+    if (P->kind[i] == MEMBER && P->kind[j] == MEMBER) {
+        const struct group *a = &g->groups[g->group_of[g->units[P->u[i]]]];
+        const struct group *b = &g->groups[g->group_of[g->units[P->u[j]]]];
+        dm = fmax(dm, fmin(GC_GROUP_MERGE_SIZES * (a->size + b->size),
+                           GC_GROUP_MERGE_RADII * g->radius));
+    }
+    return d2 < dm * dm;
+}
+
+/* The union-find of the block's nu units over every linked pair of their points. Pairs
+ * lie within max(1, GC_GROUP_MERGE_RADII) radii, so each point is tested against the
+ * points of its own and the 26 neighbouring cells of a grid that wide (cells hashed, the
+ * points sorted by hash): O(np log np) for a block of all n bodies, where testing every
+ * pair took seconds at n = 65,536. */
 static enum gc_status link_units(struct gc_hermite_groups *g, size_t nu)
 {
     const double h = g->radius * fmax(1.0, GC_GROUP_MERGE_RADII) * (1.0 + 1e-9);
-    struct cell_key *ck = malloc(nu * sizeof *ck);
-    if (!ck)
-        return GC_ERR_NOMEM;
-    for (size_t a = 0; a < nu; a++) {
-        const double *x = g->rec[g->units[a]].x;
-        for (int d = 0; d < 3; d++)
-            ck[a].c[d] = cell_of(x[d], h);
-        ck[a].key = cell_hash(ck[a].c[0], ck[a].c[1], ck[a].c[2]);
-        ck[a].u = (int)a;
+    struct points P = {0};
+    struct cell_key *ck = NULL;
+    enum gc_status st = collect_points(g, nu, &P);
+    if (st == GC_OK && !(ck = malloc((P.np + 1) * sizeof *ck)))
+        st = GC_ERR_NOMEM;
+    if (st != GC_OK) {
+        free(P.x);
+        free(P.u);
+        free(P.kind);
+        return st;
     }
-    qsort(ck, nu, sizeof *ck, by_cell);
+    for (size_t i = 0; i < P.np; i++) {
+        for (int d = 0; d < 3; d++)
+            ck[i].c[d] = cell_of(P.x[3 * i + d], h);
+        ck[i].key = cell_hash(ck[i].c[0], ck[i].c[1], ck[i].c[2]);
+        ck[i].p = (int)i;
+    }
+    qsort(ck, P.np, sizeof *ck, by_cell);
     /* in sorted order; the parts do not depend on the order (unite) */
-    for (size_t i = 0; i < nu; i++) {
-        const size_t a = (size_t)ck[i].u;
+    for (size_t i = 0; i < P.np; i++) {
+        const size_t a = (size_t)ck[i].p;
         const int64_t *c = ck[i].c;
         for (int o = 0; o < 27; o++) {
             const uint64_t key = cell_hash(c[0] + o % 3 - 1, c[1] + o / 3 % 3 - 1,
                                            c[2] + o / 9 - 1);
-            size_t lo = 0, hi = nu;
-            while (lo < hi) { /* the first unit of the cell */
+            size_t lo = 0, hi = P.np;
+            while (lo < hi) { /* the first point of the cell */
                 const size_t mid = lo + (hi - lo) / 2;
                 if (ck[mid].key < key)
                     lo = mid + 1;
                 else
                     hi = mid;
             }
-            for (size_t q = lo; q < nu && ck[q].key == key; q++)
-                if ((size_t)ck[q].u > a && linked(g, (int)a, ck[q].u))
-                    unite(g->parent, (int)a, ck[q].u);
+            for (size_t q = lo; q < P.np && ck[q].key == key; q++) {
+                const size_t b = (size_t)ck[q].p;
+                if (b > a && P.u[b] != P.u[a] && points_linked(g, &P, a, b))
+                    unite(g->parent, P.u[a], P.u[b]);
+            }
         }
     }
     free(ck);
+    free(P.x);
+    free(P.u);
+    free(P.kind);
     return GC_OK;
 }
 

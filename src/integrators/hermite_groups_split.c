@@ -127,6 +127,7 @@ enum gc_status gc_hermite_groups_split(struct gc_hermite_groups *g, struct group
         memcpy(slots, old.slot, (size_t)k * sizeof *slots);
         gc_ar_destroy(old.ar);
         free(old.slot);
+        free(old.off);
         memset(gr, 0, sizeof *gr);
         g->dissolved++;
         for (int q = 0; q < k; q++)

@@ -101,15 +101,11 @@ struct tide {
 
 /* The acceleration of the slots near the group on each member (ar_chain removes its mean,
  * which the centre of mass gets from the Hermite force). A slot that is another group's
- * centre pulls by that group's members: its offsets from the centre as of its latest
- * step, frozen, on the centre's prediction. As a point at its centre, a group whose
- * members spread far (a body leaving a binary) pulled this group's members from the wrong
- * place while its centre felt those members exactly, and the energy went astray (Burrau's
- * problem of binaries, default radius: a binary nearing the binary of a group four units
- * wide, whose centre was 1.2 away, ended at |dE/E| = 4.3e-3 though merged at the radius;
- * 7e-7 by the members). Offsets frozen and not
- * drifted along the members' velocities: a close pair of such a group keeps its shape
- * (drifted, its members part along their orbital velocities). */
+ * centre pulls by that group's members: their offsets from the centre as of its latest
+ * step, frozen, on the centre's prediction. As a point, a wide group (a body leaving a
+ * binary) pulled this group's members from the wrong place while its centre felt those
+ * members exactly, and the energy went astray. Frozen rather than drifted along the
+ * members' velocities: drifted, a close pair's members part along their orbits. */
 static void tide_accel(void *ctx, double t, size_t n, const double *q, double *acc)
 {
     const struct tide *td = ctx;

@@ -6,20 +6,23 @@
 
 #include "hermite_groups_impl.h"
 
-/* Cells past 2^50 in any direction share the last one: far bodies only add candidates,
- * which the exact tests then drop. */
-static int64_t cell_of(double x, double h)
+int64_t gc_groups_cell_of(double x, double h)
 {
-    const double c = floor(x / h), lim = 1125899906842624.0;
-    return (int64_t)(c > lim ? lim : c < -lim ? -lim : c);
+    const double q = floor(x / h), lim = 1e15;
+    return q >= -lim && q <= lim ? (int64_t)q : q < -lim ? (int64_t)-lim : (int64_t)lim;
+}
+
+uint64_t gc_groups_cell_hash(int64_t ix, int64_t iy, int64_t iz)
+{
+    uint64_t k = (uint64_t)ix * 0x9e3779b97f4a7c15ull;
+    k ^= (uint64_t)iy * 0xc2b2ae3d27d4eb4full + (k << 6) + (k >> 2);
+    k ^= (uint64_t)iz * 0x165667b19e3779f9ull + (k << 6) + (k >> 2);
+    return k;
 }
 
 static size_t bucket_of(const int64_t c[3], size_t nb)
 {
-    uint64_t k = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
-    k ^= (uint64_t)c[1] * 0xC2B2AE3D27D4EB4Full + (k >> 29);
-    k ^= (uint64_t)c[2] * 0x165667B19E3779F9ull + (k >> 32);
-    return (size_t)(k ^ (k >> 31)) & (nb - 1);
+    return (size_t)gc_groups_cell_hash(c[0], c[1], c[2]) & (nb - 1);
 }
 
 void gc_groups_grid_free(struct gc_groups_grid *G)
@@ -32,20 +35,26 @@ void gc_groups_grid_free(struct gc_groups_grid *G)
     memset(G, 0, sizeof *G);
 }
 
-enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t count,
-                                    const int *items, const struct gc_hermite_record *rec,
-                                    const int *where)
+static void cell3(const double x[3], double h, int64_t c[3])
+{
+    for (int d = 0; d < 3; d++)
+        c[d] = gc_groups_cell_of(x[d], h);
+}
+
+/* Room for count entries (with their in-flags when in), side h, every bucket empty. */
+static enum gc_status grid_reset(struct gc_groups_grid *G, double h, size_t count, int in)
 {
     size_t nb = 16;
     while (nb < 2 * count)
         nb <<= 1;
-    if (count > G->cap || nb > G->nb) {
+    if (count > G->cap || nb > G->nb || (in && !G->in)) {
         gc_groups_grid_free(G);
         G->head = malloc(nb * sizeof *G->head);
         G->next = malloc((count + 1) * sizeof *G->next);
         G->item = malloc((count + 1) * sizeof *G->item);
         G->cell = malloc((count + 1) * sizeof *G->cell);
-        if (!G->head || !G->next || !G->item || !G->cell) {
+        G->in = in ? malloc(count + 1) : NULL;
+        if (!G->head || !G->next || !G->item || !G->cell || (in && !G->in)) {
             gc_groups_grid_free(G);
             return GC_ERR_NOMEM;
         }
@@ -56,33 +65,34 @@ enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t c
     G->count = count;
     for (size_t b = 0; b < G->nb; b++)
         G->head[b] = -1;
-    for (size_t e = 0; e < count; e++) {
-        const double *x = rec[where ? where[e] : items[e]].x;
-        size_t b;
-        for (int d = 0; d < 3; d++)
-            G->cell[e][d] = cell_of(x[d], h);
-        b = bucket_of(G->cell[e], G->nb);
-        G->item[e] = items[e];
-        G->next[e] = G->head[b];
-        G->head[b] = (int)e;
-    }
     return GC_OK;
+}
+
+/* Entry e at position x: into its cell's list. */
+static void link_entry(struct gc_groups_grid *G, int e, const double x[3])
+{
+    size_t b;
+    cell3(x, G->h, G->cell[e]);
+    b = bucket_of(G->cell[e], G->nb);
+    G->next[e] = G->head[b];
+    G->head[b] = e;
+}
+
+/* The alive groups' centres: entry e is group items[e], at slot where[e]. */
+static enum gc_status centres_build(struct gc_groups_grid *G, double h, size_t count,
+                                    const int *items, const struct gc_hermite_record *rec,
+                                    const int *where)
+{
+    const enum gc_status st = grid_reset(G, h, count, 0);
+    for (size_t e = 0; e < count && st == GC_OK; e++) {
+        G->item[e] = items[e];
+        link_entry(G, (int)e, rec[where[e]].x);
+    }
+    return st;
 }
 
 /* ---- the slots' grid: entry s is slot s, in its cell's list while its mass is > 0, so
  * that a block's moved bodies are moved in it instead of the grid being made anew ---- */
-
-static void slot_link(struct gc_hermite_groups *g, int s)
-{
-    struct gc_groups_grid *G = &g->slots;
-    size_t b;
-    for (int d = 0; d < 3; d++)
-        G->cell[s][d] = cell_of(g->rec[s].x[d], G->h);
-    b = bucket_of(G->cell[s], G->nb);
-    G->next[s] = G->head[b];
-    G->head[b] = s;
-    G->in[s] = 1;
-}
 
 static void slot_unlink(struct gc_hermite_groups *g, int s)
 {
@@ -102,49 +112,29 @@ void gc_hermite_groups_moved(struct gc_hermite_groups *g, int s)
         return;
     if (G->in[s]) {
         int64_t c[3];
-        for (int d = 0; d < 3; d++)
-            c[d] = cell_of(g->rec[s].x[d], G->h);
+        cell3(g->rec[s].x, G->h, c);
         if (g->hm[s] > 0.0 && c[0] == G->cell[s][0] && c[1] == G->cell[s][1] &&
             c[2] == G->cell[s][2])
             return;
         slot_unlink(g, s);
     }
-    if (g->hm[s] > 0.0)
-        slot_link(g, s);
+    if (g->hm[s] > 0.0) {
+        link_entry(G, s, g->rec[s].x);
+        G->in[s] = 1;
+    }
 }
 
 static enum gc_status slots_build(struct gc_hermite_groups *g, double h)
 {
     struct gc_groups_grid *G = &g->slots;
-    size_t nb = 16;
-    while (nb < 2 * g->n)
-        nb <<= 1;
-    if (!G->in) {
-        gc_groups_grid_free(G);
-        G->head = malloc(nb * sizeof *G->head);
-        G->next = malloc((g->n + 1) * sizeof *G->next);
-        G->item = malloc((g->n + 1) * sizeof *G->item);
-        G->cell = malloc((g->n + 1) * sizeof *G->cell);
-        G->in = malloc(g->n + 1);
-        if (!G->head || !G->next || !G->item || !G->cell || !G->in) {
-            gc_groups_grid_free(G);
-            return GC_ERR_NOMEM;
-        }
-        G->nb = nb;
-        G->cap = g->n;
-        for (size_t e = 0; e < g->n; e++)
-            G->item[e] = (int)e;
+    const enum gc_status st = grid_reset(G, h, g->n, 1);
+    for (size_t e = 0; e < g->n && st == GC_OK; e++) {
+        G->item[e] = (int)e;
+        G->in[e] = g->hm[e] > 0.0;
+        if (G->in[e])
+            link_entry(G, (int)e, g->rec[e].x);
     }
-    G->h = h;
-    G->count = g->n;
-    for (size_t b = 0; b < G->nb; b++)
-        G->head[b] = -1;
-    for (size_t e = 0; e < g->n; e++) {
-        G->in[e] = 0;
-        if (g->hm[e] > 0.0)
-            slot_link(g, (int)e);
-    }
-    return GC_OK;
+    return st;
 }
 
 size_t gc_groups_grid_near(const struct gc_groups_grid *G, const double x[3], int *out)
@@ -153,8 +143,7 @@ size_t gc_groups_grid_near(const struct gc_groups_grid *G, const double x[3], in
     int64_t c[3], q[3];
     if (!G->count)
         return 0;
-    for (int d = 0; d < 3; d++)
-        c[d] = cell_of(x[d], G->h);
+    cell3(x, G->h, c);
     for (int dx = -1; dx <= 1; dx++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dz = -1; dz <= 1; dz++) {
@@ -196,7 +185,7 @@ enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g)
         g->slots_ok = 0;
         return GC_OK;
     }
-    st = gc_groups_grid_build(&g->centres, h, nc, g->gidx, g->rec, g->gcm);
+    st = centres_build(&g->centres, h, nc, g->gidx, g->rec, g->gcm);
     if (st != GC_OK || (g->slots_ok && g->slots.h >= h))
         return st;
     /* made anew with room to grow: reaches change a little every block */

@@ -67,12 +67,14 @@ struct gc_hermite_groups {
 /* A monotonic clock in seconds (the host-time split). */
 double gc_hermite_groups_seconds(void);
 
+/* The cell of side h holding coordinate x; past 1e15 cells (or not finite) the last one on
+ * that side, so that far positions only add candidates, which exact tests then drop. */
+int64_t gc_groups_cell_of(double x, double h);
+uint64_t gc_groups_cell_hash(int64_t ix, int64_t iy, int64_t iz);
+
 /* The grids of the slots and the centres made current (slots rebuilt only when stale or
  * too fine for the largest reach). Call before the searches below, after any change. */
 enum gc_status gc_hermite_groups_index(struct gc_hermite_groups *g);
-enum gc_status gc_groups_grid_build(struct gc_groups_grid *G, double h, size_t count,
-                                    const int *items, const struct gc_hermite_record *rec,
-                                    const int *where);
 /* Slot s's position or mass changed: moved in the slots' grid (if it is made). */
 void gc_hermite_groups_moved(struct gc_hermite_groups *g, int s);
 /* The items of the 27 cells around x into out (room for every item); returns how many. */

@@ -15,12 +15,6 @@ int gc_hermite_groups_root(int *parent, int i)
     return i;
 }
 
-static int by_slot(const void *a, const void *b)
-{
-    const int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* Joins the parts of a and b; the smaller index becomes the root, so the parts and their
  * roots do not depend on the order in which pairs are found. */
 static void unite(int *parent, int a, int b)
@@ -45,21 +39,6 @@ static int by_cell(const void *pa, const void *pb)
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
     return (a->p > b->p) - (a->p < b->p);
-}
-
-/* A cell coordinate of the grid, bounded so that far or non-finite positions still map. */
-static int64_t cell_of(double x, double h)
-{
-    const double q = floor(x / h);
-    return q > -1e15 && q < 1e15 ? (int64_t)q : (int64_t)1e15;
-}
-
-static uint64_t cell_hash(int64_t ix, int64_t iy, int64_t iz)
-{
-    uint64_t k = (uint64_t)ix * 0x9e3779b97f4a7c15ull;
-    k ^= (uint64_t)iy * 0xc2b2ae3d27d4eb4full + (k << 6) + (k >> 2);
-    k ^= (uint64_t)iz * 0x165667b19e3779f9ull + (k << 6) + (k >> 2);
-    return k;
 }
 
 /* Whether units a and b of the block are close enough to be one group, by their slots'
@@ -171,8 +150,8 @@ static enum gc_status link_units(struct gc_hermite_groups *g, size_t nu)
     }
     for (size_t i = 0; i < P.np; i++) {
         for (int d = 0; d < 3; d++)
-            ck[i].c[d] = cell_of(P.x[3 * i + d], h);
-        ck[i].key = cell_hash(ck[i].c[0], ck[i].c[1], ck[i].c[2]);
+            ck[i].c[d] = gc_groups_cell_of(P.x[3 * i + d], h);
+        ck[i].key = gc_groups_cell_hash(ck[i].c[0], ck[i].c[1], ck[i].c[2]);
         ck[i].p = (int)i;
     }
     qsort(ck, P.np, sizeof *ck, by_cell);
@@ -181,7 +160,7 @@ static enum gc_status link_units(struct gc_hermite_groups *g, size_t nu)
         const size_t a = (size_t)ck[i].p;
         const int64_t *c = ck[i].c;
         for (int o = 0; o < 27; o++) {
-            const uint64_t key = cell_hash(c[0] + o % 3 - 1, c[1] + o / 3 % 3 - 1,
+            const uint64_t key = gc_groups_cell_hash(c[0] + o % 3 - 1, c[1] + o / 3 % 3 - 1,
                                            c[2] + o / 9 - 1);
             size_t lo = 0, hi = P.np;
             while (lo < hi) { /* the first point of the cell */
@@ -271,7 +250,7 @@ enum gc_status gc_hermite_groups_merge(struct gc_hermite_groups *g, int64_t t, i
             double x2[3 * GC_AR_MAX_BODIES], v2[3 * GC_AR_MAX_BODIES];
             for (int q = 0; q < k; q++)
                 idx[q] = sl[q] * GC_AR_MAX_BODIES + q;
-            qsort(idx, (size_t)k, sizeof *idx, by_slot);
+            gc_groups_sort(idx, (size_t)k);
             for (int q = 0; q < k; q++) {
                 const int o = idx[q] % GC_AR_MAX_BODIES;
                 s2[q] = sl[o];

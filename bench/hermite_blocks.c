@@ -4,17 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend_hermite.h"
+#include "clock.h"
 #include "model_cluster.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -97,7 +90,7 @@ int main(int argc, char **argv)
         return 1;
     for (;;) {
         int k;
-        t0 = now_s();
+        t0 = gc_clock_seconds();
         if (gc_backend_hermite_select(be, r.limit, &due) != GC_OK)
             return 1;
         if (!due)
@@ -105,7 +98,7 @@ int main(int argc, char **argv)
         if (gc_backend_hermite_predict(be) != GC_OK || gc_backend_hermite_force(be) != GC_OK ||
             gc_backend_hermite_correct(be) != GC_OK || gc_backend_sync(be) != GC_OK)
             return 1;
-        t0 = now_s() - t0;
+        t0 = gc_clock_seconds() - t0;
         host_total += t0;
         if (gc_backend_hermite_counters(be, &c1) != GC_OK || c1.error)
             return 1;
@@ -120,7 +113,7 @@ int main(int argc, char **argv)
      * interval from the same start. */
     if (start(be, &cfg, &b) != GC_OK || gc_backend_hermite_counters(be, &c0) != GC_OK)
         return 1;
-    t0 = now_s();
+    t0 = gc_clock_seconds();
     if (gc_backend_hermite_has_repeat(be)) {
         if (gc_backend_hermite_repeat(be, block, &r) != GC_OK)
             return 1;
@@ -132,7 +125,7 @@ int main(int argc, char **argv)
     }
     if (gc_backend_sync(be) != GC_OK || gc_backend_hermite_counters(be, &c1) != GC_OK)
         return 1;
-    graph_s = now_s() - t0;
+    graph_s = gc_clock_seconds() - t0;
 
     printf("# Hermite %d block steps vs active count m: Plummer N = %zu, eps 1/256, eta %g, "
            "t = 0..%g, backend %s, %s force pass\n", order, n, cfg.eta, t_end,

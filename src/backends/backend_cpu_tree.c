@@ -3,10 +3,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend_cpu.h"
 #include "backend_tree.h"
+#include "clock.h"
 #include "log.h"
 #include "tree_formulas.h"
 
@@ -37,13 +37,6 @@ struct cpu_tree {
     size_t groups;
     struct gc_tree_stats stats;
 };
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
-}
 
 void gc_cpu_tree_free(struct cpu_ctx *c)
 {
@@ -401,16 +394,16 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         gc_log_error("cpu backend: out of memory for the tree's forces");
         return GC_ERR_NOMEM;
     }
-    t0 = now_ms();
+    t0 = 1e3 * gc_clock_seconds();
     sort_bodies(c);
-    t1 = now_ms();
+    t1 = 1e3 * gc_clock_seconds();
     st = build(t, n);
     if (st == GC_OK)
         find_groups(t, n);
-    t2 = now_ms();
+    t2 = 1e3 * gc_clock_seconds();
     if (st == GC_OK)
         moments(t, fp->theta, fp->eps2);
-    t3 = now_ms();
+    t3 = 1e3 * gc_clock_seconds();
     if (st == GC_OK) {
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
     num_threads(gc_cpu_threads(c))
@@ -432,7 +425,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.sort_ms = t1 - t0;
         t->stats.build_ms = t2 - t1;
         t->stats.moments_ms = t3 - t2;
-        t->stats.walk_ms = now_ms() - t3;
+        t->stats.walk_ms = 1e3 * gc_clock_seconds() - t3;
         t->stats.cells = t->nodes;
         t->stats.groups = t->groups;
         t->stats.bytes = t->cap * (sizeof *t->order + 4 * sizeof *t->spos + 1 +

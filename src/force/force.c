@@ -4,16 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "log.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Phase timing for --profile: the backend is drained at each mark, so asynchronous work is
  * charged to the phase that queued it. Off, a mark costs nothing and changes nothing. */
@@ -22,7 +15,7 @@ static double mark(struct gc_force *f)
     if (!f->profile)
         return 0.0;
     gc_backend_sync(f->backend);
-    return now_s();
+    return gc_clock_seconds();
 }
 
 static const char *const method_names[GC_FORCE_METHODS] = {

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "hermite_formulas.h"
 #include "hermite_groups_impl.h"
 #include "log.h"
@@ -430,13 +430,6 @@ static enum gc_status regroup(struct gc_hermite_groups *g, struct gc_force *f,
     return st;
 }
 
-double gc_hermite_groups_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The latest block's records into rec: only those bodies changed since the previous
  * block (rec holds the backend's state, or what was just written into it), so the block's
  * records alone keep rec current where the backend can give them; else every record. */
@@ -465,14 +458,14 @@ static enum gc_status block_part(struct gc_hermite_groups *g, struct gc_force *f
 enum gc_status gc_hermite_groups_block(struct gc_hermite_groups *g, struct gc_force *f,
                                        const struct gc_hermite_config *cfg)
 {
-    const double t0 = gc_hermite_groups_seconds();
+    const double t0 = gc_clock_seconds();
     double t1;
     enum gc_status st = gc_backend_sync(f->backend);
-    t1 = gc_hermite_groups_seconds();
+    t1 = gc_clock_seconds();
     g->s_wait += t1 - t0;
     if (st == GC_OK)
         st = block_part(g, f, cfg);
-    g->s_after += gc_hermite_groups_seconds() - t1;
+    g->s_after += gc_clock_seconds() - t1;
     return st;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "hermite_formulas.h"
 #include "hermite_groups_impl.h"
 
@@ -212,9 +213,9 @@ static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force 
 
 enum gc_status gc_hermite_groups_before_correct(struct gc_hermite_groups *g, struct gc_force *f)
 {
-    const double t0 = gc_hermite_groups_seconds();
+    const double t0 = gc_clock_seconds();
     const enum gc_status st = couple_block(g, f);
-    g->s_beside += gc_hermite_groups_seconds() - t0;
+    g->s_beside += gc_clock_seconds() - t0;
     return st;
 }
 

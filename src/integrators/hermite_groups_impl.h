@@ -64,9 +64,6 @@ struct gc_hermite_groups {
     int *gcm, *gidx;               /* n each: scratch of the centres' build */
 };
 
-/* A monotonic clock in seconds (the host-time split). */
-double gc_hermite_groups_seconds(void);
-
 /* The cell of side h holding coordinate x; past 1e15 cells (or not finite) the last one on
  * that side, so that far positions only add candidates, which exact tests then drop. */
 int64_t gc_groups_cell_of(double x, double h);

@@ -4,24 +4,17 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "backend_bench.h"
+#include "clock.h"
 #include "log.h"
-
-double gc_bench_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 enum gc_status gc_bench_timer_start(struct gc_backend *b, double *t0)
 {
     const struct gc_backend_bench *t = gc_backend_bench(b);
     if (t)
         return t->mark(b, 0);
-    *t0 = gc_bench_now();
+    *t0 = gc_clock_seconds();
     return gc_backend_sync(b);
 }
 
@@ -34,7 +27,7 @@ enum gc_status gc_bench_timer_stop(struct gc_backend *b, double t0, double *ms)
         return st != GC_OK ? st : t->elapsed(b, ms);
     }
     st = gc_backend_sync(b);
-    *ms = (gc_bench_now() - t0) * 1e3;
+    *ms = (gc_clock_seconds() - t0) * 1e3;
     return st;
 }
 

@@ -9,8 +9,6 @@
 #include "bodies.h"
 #include "status.h"
 
-/* Monotonic wall clock, seconds. */
-double gc_bench_now(void);
 /* Timer: the backend's own (events on its queue) where its benchmark table has one, the
  * host clock around a synchronised region otherwise. start stores what stop needs in *t0. */
 enum gc_status gc_bench_timer_start(struct gc_backend *b, double *t0);

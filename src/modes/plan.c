@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "force.h"
 #include "integrator.h"
 #include "log.h"
@@ -20,13 +20,6 @@
 #define SAMPLE_HOST 8192
 #define SAMPLE_DEVICE 65536
 #define SAMPLE_TREE 32768
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Field `key` of /proc/meminfo (kB) in bytes; -1 when unknown. */
 static double meminfo(const char *key)
@@ -132,7 +125,7 @@ static enum gc_status time_sample(const struct gc_options *o, const struct gc_bo
     p.force = force;
     p.profile = 0;
     self_size(&vm, &rss0);
-    t0 = now_s();
+    t0 = gc_clock_seconds();
     st = gc_sim_init(&sim, backend, NULL, s, &p);
     if (st != GC_OK)
         return st;
@@ -142,12 +135,12 @@ static enum gc_status time_sample(const struct gc_options *o, const struct gc_bo
         st = gc_sim_advance(&sim, (double)p.dt);
     if (st == GC_OK)
         st = gc_backend_sync(backend);
-    t1 = now_s();
+    t1 = gc_clock_seconds();
     if (st == GC_OK && !block)
         st = gc_sim_advance(&sim, 2.0 * (double)p.dt);
     if (st == GC_OK)
         st = gc_backend_sync(backend);
-    t2 = now_s();
+    t2 = gc_clock_seconds();
     self_size(&vm, &rss1);
     gc_sim_free(&sim);
     /* Leapfrog: the step (one force pass and the kicks); Hermite: a pass of its start's two,

@@ -3,16 +3,9 @@
 #include "progress.h"
 
 #include <stdio.h>
-#include <time.h>
 
+#include "clock.h"
 #include "log.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* "39 s", "12 min", "3.2 h". */
 static void duration(double s, char *buf, size_t cap)
@@ -32,12 +25,12 @@ void gc_progress_begin(struct gc_progress *p, const char *noun, unsigned long lo
     p->total = total;
     p->live = gc_log_status_wanted();
     p->log_every_s = log_every_s;
-    p->start_s = p->last_s = now_s();
+    p->start_s = p->last_s = gc_clock_seconds();
 }
 
 int gc_progress_due(const struct gc_progress *p)
 {
-    const double now = now_s();
+    const double now = gc_clock_seconds();
     if (p->live)
         return now - p->start_s >= GC_PROGRESS_FIRST_S &&
                (p->last_s == p->start_s || now - p->last_s >= GC_PROGRESS_REFRESH_S);
@@ -46,7 +39,7 @@ int gc_progress_due(const struct gc_progress *p)
 
 void gc_progress_show(struct gc_progress *p, unsigned long long done, const char *when)
 {
-    const double now = now_s(), elapsed = now - p->start_s;
+    const double now = gc_clock_seconds(), elapsed = now - p->start_s;
     const double rate = elapsed > 0.0 ? (double)done / elapsed : 0.0;
     char line[256], left[32] = "", of[32] = "";
     int k;
@@ -76,7 +69,7 @@ void gc_progress_pause(struct gc_progress *p)
     if (p->live)
         gc_log_status(NULL);
     else
-        p->last_s = now_s();
+        p->last_s = gc_clock_seconds();
 }
 
 void gc_progress_end(struct gc_progress *p)

@@ -9,17 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 
+#include "clock.h"
 #include "log.h"
 #include "snapshot_hdf5.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Schemes with one shared step land only on multiples of it; the block-step schemes land on
  * any time, the bodies between their block times predicted to it (gc_sim_download). */
@@ -50,7 +43,7 @@ static enum gc_status check_dt(struct gc_snapshots *s, const struct gc_sim *sim)
 static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, double tk)
 {
     char path[4096];
-    const double t0 = now_s(), reached = gc_sim_time(sim);
+    const double t0 = gc_clock_seconds(), reached = gc_sim_time(sim);
     double when = tk;
     enum gc_status st;
 
@@ -91,7 +84,7 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
         if (st == GC_OK)
             st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &run);
     }
-    s->write_s += now_s() - t0;
+    s->write_s += gc_clock_seconds() - t0;
     if (st != GC_OK)
         return st;
     {

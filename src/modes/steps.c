@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "diagnostics.h"
 #include "initial.h"
 #include "log.h"
@@ -14,13 +14,6 @@
 #include "sim.h"
 #include "snapshots.h"
 #include "stop.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static double norm3(const double v[3])
 {
@@ -222,11 +215,11 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : t_start + (double)k * every;
         double w0 = snaps.write_s;
-        t0 = now_s();
+        t0 = gc_clock_seconds();
         st = gc_snapshots_advance(&snaps, &sim, t);
         if (st == GC_OK || st == GC_ERR_INTERRUPTED)
             st = stopped(st, gc_backend_sync(b));
-        elapsed += now_s() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
+        elapsed += gc_clock_seconds() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
         if (st == GC_OK || st == GC_ERR_INTERRUPTED)
             st = stopped(st, gc_diagnostics_measure(&sim, &scratch, &d));
         gc_progress_pause(&prog.line);

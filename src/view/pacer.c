@@ -3,20 +3,13 @@
 #include "pacer.h"
 
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "log.h"
 
 /* A frame still running after this long is reported once (then waited for): at 1M bodies a
  * step takes ~0.5 s on an H100, so only a hang or a huge N gets here. */
 #define SLOW_FRAME_S 30.0
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 void gc_pacer_init(struct gc_pacer *p, const struct gc_pacer_ops *ops, unsigned depth)
 {
@@ -31,16 +24,16 @@ void gc_pacer_init(struct gc_pacer *p, const struct gc_pacer_ops *ops, unsigned 
 static enum gc_status retire_oldest(struct gc_pacer *p)
 {
     void *f = p->ring[p->head];
-    double t0 = now_s();
+    double t0 = gc_clock_seconds();
     int r;
     while ((r = p->ops.wait(p->ops.ud, f, SLOW_FRAME_S)) == 0) {
         if (!p->warned) {
             gc_log_warn("frame %llu has been running on the GPU for %.0f s; still waiting",
-                        (unsigned long long)p->retired + 1, now_s() - t0);
+                        (unsigned long long)p->retired + 1, gc_clock_seconds() - t0);
             p->warned = 1;
         }
     }
-    p->wait_s += now_s() - t0;
+    p->wait_s += gc_clock_seconds() - t0;
     p->ops.release(p->ops.ud, f);
     p->ring[p->head] = NULL;
     p->head = (p->head + 1) % GC_PACER_MAX_DEPTH;

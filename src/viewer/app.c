@@ -11,13 +11,6 @@
 #include "log.h"
 #include "stop.h"
 
-double gc_app_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
 {
     if (a->failure != GC_OK)

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "camera.h"
 #include "capture.h"
+#include "clock.h"
 #include "director.h"
 #include "exposure.h"
 #include "frame_fence.h"
@@ -120,7 +121,6 @@ struct gc_app {
 };
 
 /* app.c: assembly, reset, failures. */
-double gc_app_now(void); /* monotonic wall clock, s */
 enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
                            const struct gc_bodies *initial, struct gc_backend *backend,
                            struct gc_comm *comm);

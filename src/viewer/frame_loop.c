@@ -64,7 +64,7 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
     struct gc_app_frames *f = &a->frames;
     int timed = f->step_s <= 0.0 || k * f->step_s > SLOW_STEP_S ||
                 (adapt && (!f->auto_settled || f->since_timing >= TIME_EVERY));
-    double t0 = gc_app_now();
+    double t0 = gc_clock_seconds();
     enum gc_status st = gc_snapshots_advance(&a->snapshots, &a->sim,
                                              gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
     if (st == GC_OK && timed)
@@ -76,7 +76,7 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
     f->stepped = 1;
     f->since_timing++;
     if (timed) {
-        f->waited_s = gc_app_now() - t0;
+        f->waited_s = gc_clock_seconds() - t0;
         f->step_s = f->waited_s / k;
         f->since_timing = 0;
         f->timed++;

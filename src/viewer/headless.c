@@ -69,7 +69,7 @@ static void report(struct gc_app *a, const struct gc_integrator_stats *before, u
     gc_app_time_text(a, 1, when, sizeof when);
     ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
     if (a->stats.energy_state > 0)
-        gc_app_energy_measure(a, gc_app_now());
+        gc_app_energy_measure(a, gc_clock_seconds());
     const unsigned long long steps = stats.steps - before->steps;
     gc_log_info("headless: %u frame%s, %llu step%s in %.2f s: %.1f frames/s, %.3g "
                 "interactions/s, %.2f GFLOP/s (%.0f flops/interaction), t = %s",
@@ -119,9 +119,9 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     if (st == GC_OK) {
         struct gc_record_stats rs;
         if (a->stats.energy_state == 0)
-            gc_app_energy_measure(a, gc_app_now());
+            gc_app_energy_measure(a, gc_clock_seconds());
         gc_sim_stats(&a->sim, &before);
-        t0 = gc_app_now();
+        t0 = gc_clock_seconds();
         st = headless_frames(a, frames);
         /* Stopped on request: the frames drawn so far are reported and the movie finished
          * (it plays), as at the end of a run. */
@@ -133,7 +133,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         glFinish();
         if (st == GC_OK)
             st = gc_backend_sync(a->backend);
-        elapsed = gc_app_now() - t0;
+        elapsed = gc_clock_seconds() - t0;
         if (interrupted)
             gc_app_report_stop(a);
         if (st == GC_OK && a->picture.capture.rec)

@@ -19,19 +19,19 @@ void gc_app_stats_init(struct gc_app *a)
 {
     if (a->initial->n > ENERGY_MAX_HOST_N && !gc_backend_is_device(a->backend))
         a->stats.energy_state = -1;
-    a->stats.t_window = gc_app_now();
+    a->stats.t_window = gc_clock_seconds();
 }
 
 void gc_app_energy_measure(struct gc_app *a, double now)
 {
     struct gc_app_stats *s = &a->stats;
     struct gc_diagnostics d;
-    double t0 = gc_app_now();
+    double t0 = gc_clock_seconds();
     enum gc_status st;
     if (s->energy_state < 0 || a->failure != GC_OK)
         return;
     st = gc_diagnostics_measure(&a->sim, &a->scratch, &d);
-    s->energy_cost = gc_app_now() - t0;
+    s->energy_cost = gc_clock_seconds() - t0;
     if (st != GC_OK) {
         s->energy_state = -1;
         gc_log_warn("energy measurement failed (%s); the HUD will not show drift",

@@ -48,7 +48,7 @@ void gc_app_window_fullscreen(struct gc_app *a)
 static void on_display(void *ud)
 {
     struct gc_app *a = ud;
-    double now = gc_app_now();
+    double now = gc_clock_seconds();
     if (!a->picture.gl_ready)
         return;
     gc_app_frame_begin(a);
@@ -65,7 +65,7 @@ static void on_display(void *ud)
 static void on_idle(void *ud)
 {
     struct gc_app *a = ud;
-    double now = gc_app_now();
+    double now = gc_clock_seconds();
     if (!a->picture.gl_ready)
         return;
     /* SIGINT or SIGTERM (the steps stop too, between steps): the movie is finished and
@@ -89,7 +89,7 @@ static void on_idle(void *ud)
             nanosleep(&ts, NULL);
         }
     }
-    gc_app_stats_update(a, gc_app_now());
+    gc_app_stats_update(a, gc_clock_seconds());
     glutPostRedisplay();
 }
 
@@ -258,7 +258,7 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
     if (st == GC_OK)
         st = gc_app_gl_init(a);
     if (st == GC_OK) {
-        gc_app_energy_measure(a, gc_app_now());
+        gc_app_energy_measure(a, gc_clock_seconds());
         a->picture.record_pending = opt->record != NULL;
         if (opt->tour)
             gc_app_view_set(a, GC_VIEW_TOUR);

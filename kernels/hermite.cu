@@ -521,8 +521,9 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
             for (int k = 0; k < NV; k++)
                 acc2[k] = 0.0;
         const int t0 = sl * p.tps, t1 = min(t0 + p.tps, ntiles);
+        const bool stream = MIXED && ORDER == 4 && p.ni == 1 && H.jr;
         if constexpr (MIXED && ORDER == 4) {
-            if (p.ni == 1 && H.jr) {
+            if (stream) {
                 /* One active body (m = 1): no record is shared, so each thread takes its
                  * sources straight from their records, three loads in flight (four spill
                  * registers), with no tile and no barrier between them; the pass is then a
@@ -550,8 +551,7 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
                     acc[k] += (double)part[k];
             }
         }
-        const bool tiles = !(MIXED && ORDER == 4 && p.ni == 1 && H.jr);
-        for (int tt = t0; tiles && tt < t1; tt++) {
+        for (int tt = t0; !stream && tt < t1; tt++) {
             __syncthreads(); /* the previous tile has been used by every thread */
             load_tile<ORDER>(H, tile, tt * HT + threadIdx.x, tn);
             __syncthreads();

@@ -78,7 +78,8 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--ar-radius", NULL, "R", ALL, GC_SEC_PHYSICS, GC_OPT_DOUBLE, OFF(params.ar_radius), 1e-12,
      1e6, NULL, 0, NULL,
      "regularisation radius: bodies closer than R form a group (default\n"
-     "2<m>/v^2 with v^2 = |W|/M from the initial bodies)"},
+     "2<m>/v^2 with v^2 = |W|/M from the initial bodies, hard binaries'\n"
+     "own terms left out of W; the log's header shows it)"},
     {"--force", NULL, "METHOD", ALL, GC_SEC_PHYSICS, GC_OPT_CHOICE, OFF(params.force), 0, 0,
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"

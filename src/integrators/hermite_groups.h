@@ -57,7 +57,9 @@ struct gc_hermite_groups_config {
     double tol;    /* ar_chain tolerance; <= 0: GC_AR_DEFAULT_TOL */
     double radius; /* regularisation radius; <= 0: derived from the bodies at the start,
                     * 2 <m> / v^2 with v^2 = |W| / M (the distance at which two average
-                    * bodies at the virial speed deflect each other strongly) */
+                    * bodies at the virial speed deflect each other strongly), W without
+                    * the own terms of hard binaries (bound pairs of mutual nearest
+                    * neighbours closer than a tenth of their next neighbours) */
 };
 
 /* What the report rows show. */

@@ -79,6 +79,13 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
            d->mass, d->kinetic, d->potential,
            gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
            2.0 * d->kinetic / fabs(d->potential));
+    {
+        struct gc_hermite_groups_report r;
+        gc_sim_groups(s, &r, NULL);
+        if (r.radius > 0.0)
+            printf("# regularisation radius %.6g (closer bodies form a group; --ar-radius)\n",
+                   r.radius);
+    }
     printf("# %8s %11s %19s %11s %11s %11s %11s %10s %12s\n", "step",
            o->units == GC_UNITS_GALAXY ? "time[Myr]" : "time", "energy", "dE/|E0|", "|P|",
            "|L|", "|v_com|", "wall[s]", "interactions");

@@ -105,9 +105,8 @@ static __device__ long long block_min(long long v)
 }
 
 /* Adds the block's minimum of v into ctl->t_rest, then tells whether this block is the
- * last of the pass's first `blocks` to finish (every other one's writes are then visible
- * to it). */
-static __device__ bool close_block(gc_cuda_hermite_ctl *ctl, long long v, unsigned blocks)
+ * pass's last to finish (every other block's writes are then visible to it). */
+static __device__ bool close_block(gc_cuda_hermite_ctl *ctl, long long v)
 {
     __shared__ bool last;
     v = block_min(v);
@@ -115,7 +114,7 @@ static __device__ bool close_block(gc_cuda_hermite_ctl *ctl, long long v, unsign
         if (v != LLONG_MAX)
             atomicMin(&ctl->t_rest, v);
         __threadfence();
-        last = atomicAdd(&ctl->done, 1u) == blocks - 1;
+        last = atomicAdd(&ctl->done, 1u) == gridDim.x - 1;
         if (last)
             __threadfence();
     }
@@ -138,7 +137,7 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
         const long long ti = H.t[i] + GC_HERMITE_TICKS(H.level[i]);
         best = ti < best ? ti : best;
     }
-    if (close_block(H.ctl, best, gridDim.x) && threadIdx.x == 0) {
+    if (close_block(H.ctl, best) && threadIdx.x == 0) {
         take_min(H.ctl);
         H.ctl->count = 0;
         H.ctl->count_all = 0;
@@ -746,13 +745,6 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const int all = ctl->count_all;
     long long next = LLONG_MAX; /* the earliest tick a body corrected here is due again */
     double sum[9];
-    /* Only the blocks that hold bodies take part: at m = 1 one block of the grid's 264
-     * corrects, and the rest need not each wait for their turn at the closing atomics.
-     * Block 0 always takes part, so an empty list (this rank has none due) still closes. */
-    const int per_block = p.slices >= WARP_SUM_SLICES ? HT / 32 : HT;
-    const unsigned parts = (unsigned)max(1, min((int)gridDim.x, (m + per_block - 1) / per_block));
-    if (blockIdx.x >= parts)
-        return;
     if (p.slices >= WARP_SUM_SLICES) {
         const int lane = threadIdx.x & 31;
         const int warps = gridDim.x * (HT / 32);
@@ -775,7 +767,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
             next = d < next ? d : next;
         }
     }
-    if (!close_block(ctl, next, parts) || threadIdx.x != 0)
+    if (!close_block(ctl, next) || threadIdx.x != 0)
         return;
     /* the last block: the next block's tick, the counters, an empty list for the next
      * selection (start-up keeps the list: its second force pass uses it again) */

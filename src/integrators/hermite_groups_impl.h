@@ -90,6 +90,9 @@ void gc_hermite_groups_predict(const struct gc_hermite_groups *g, int i, double 
 /* Every alive group's offsets made current. Called before the groups are advanced in
  * parallel: the tide on each reads the others' offsets, never a state another thread moves. */
 void gc_hermite_groups_offsets(struct gc_hermite_groups *g);
+/* At the start: the energy scale and, unless given, the regularisation radius
+ * (hermite_groups_scale.c). */
+enum gc_status gc_hermite_groups_scale(struct gc_hermite_groups *g);
 /* Advances a group to time t under the tide of the slots within reach (a group's centre
  * by its members, their offsets frozen). */
 enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,

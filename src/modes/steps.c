@@ -55,6 +55,28 @@ static void print_groups(const struct gc_sim *s)
            "the backend, %.3f s after the blocks\n", r.s_beside, r.s_wait, r.s_after);
 }
 
+/* A collisional run (block steps) whose energy has moved by more than this fraction of
+ * |E0| no longer answers anything; the log says so once, with the likely cure. */
+#define ENERGY_WARN 1e-3
+
+static void warn_energy(const struct gc_sim *s, double de, int *warned)
+{
+    struct gc_hermite_groups_report r;
+    if (*warned || !(fabs(de) > ENERGY_WARN) ||
+        !gc_integrator_has(gc_sim_scheme(s), GC_INTEGRATOR_BLOCK_STEPS))
+        return;
+    *warned = 1;
+    gc_sim_groups(s, &r, NULL);
+    if (!(r.radius > 0.0) && gc_sim_params(s)->eps == 0.0)
+        gc_log_warn("the energy has moved by %.2e of |E0| at t = %.9g: without regularisation "
+                    "the block steps cannot follow this system's hard binaries and close "
+                    "encounters (run with --regularize auto)", fabs(de), gc_sim_time(s));
+    else
+        gc_log_warn("the energy has moved by %.2e of |E0| at t = %.9g: the block steps do not "
+                    "follow this system (a smaller --eta%s may)", fabs(de), gc_sim_time(s),
+                    r.radius > 0.0 ? " or --ar-tol" : "");
+}
+
 static void print_header(const struct gc_options *o, const struct gc_sim *s,
                          const struct gc_bodies *initial, const struct gc_diagnostics *d,
                          double t_end)
@@ -181,7 +203,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                              : span;
     const long nreports = (long)ceil(span / every - 1e-9);
     double e0, t0, elapsed = 0.0;
-    int interrupted = 0;
+    int interrupted = 0, warned_energy = 0;
     struct progress prog;
     enum gc_status st;
 
@@ -247,6 +269,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         print_row(o, &sim, &d, e0, elapsed);
         print_groups(&sim);
         fflush(stdout);
+        warn_energy(&sim, (d.energy - e0) / fabs(e0), &warned_energy);
     }
     gc_progress_end(&prog.line);
     gc_sim_stats(&sim, &s1);

@@ -73,7 +73,7 @@ run "pythagorean-binaries radius 0.075 eta 0.008" 1e-5 --model pythagorean-binar
 
 # 1024 stars, 10% in hard binaries: every binary a group at the start (51), encounters make
 # more and dissolve some, energy to 1e-6 (the bound) over t = 0.25 (t = 10 takes
-# about 4 minutes: a manual check, docs/usage.md "Close groups").
+# 4-9 minutes: a manual check, docs/usage.md "Close groups").
 run "plummer-binaries" 1e-6 --model plummer-binaries --t-end 0.25 --report-every 0.25
 formed=$(echo "$GROUPS_LINE" | sed -n 's/.*formed \([0-9]*\).*/\1/p')
 dissolved=$(echo "$GROUPS_LINE" | sed -n 's/.*dissolved \([0-9]*\).*/\1/p')

@@ -150,24 +150,25 @@ enum gc_status gc_hermite_groups_advance(const struct gc_hermite_groups *g,
     struct tide td = {g, gr, NULL, 0};
     struct gc_ar_perturb p = {tide_accel, &td};
     enum gc_status st;
+    size_t ncand;
     if (t <= gc_ar_time(gr->ar))
         return GC_OK;
     td.near = malloc((g->n + 1) * sizeof *td.near);
     if (!td.near)
         return GC_ERR_NOMEM;
+    /* candidates in slot order: those in the cells around the centre where the grid
+     * covers the reach, else every slot; the ones within reach are kept in place */
     if (g->slots_ok && g->slots.h >= gr->reach) {
-        /* the slots in the cells around the centre, in slot order as a full scan */
-        const size_t k = gc_groups_grid_near(&g->slots, g->rec[gr->cm].x, td.near);
-        gc_groups_sort(td.near, k);
-        for (size_t q = 0; q < k; q++) {
-            const int s = td.near[q];
-            if (s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, s))
-                td.near[td.nnear++] = s;
-        }
+        ncand = gc_groups_grid_near(&g->slots, g->rec[gr->cm].x, td.near);
+        gc_groups_sort(td.near, ncand);
     } else {
-        for (size_t s = 0; s < g->n; s++)
-            if ((int)s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, (int)s))
-                td.near[td.nnear++] = (int)s;
+        for (ncand = 0; ncand < g->n; ncand++)
+            td.near[ncand] = (int)ncand;
+    }
+    for (size_t q = 0; q < ncand; q++) {
+        const int s = td.near[q];
+        if (s != gr->cm && g->hm[s] > 0.0 && gc_hermite_groups_near(g, gr, s))
+            td.near[td.nnear++] = s;
     }
     st = gc_ar_advance(gr->ar, t, td.nnear ? &p : NULL);
     free(td.near);

@@ -33,11 +33,12 @@ enum gc_status gc_hermite_groups_scale(struct gc_hermite_groups *g)
      * and would shrink the radius to the binaries' scale. A binary here is a bound pair
      * closer than a tenth of either member's next neighbour. */
     const long n = (long)g->n;
-    double *row = malloc((size_t)n * 2 * sizeof *row), w = 0.0, wb = 0.0, k = 0.0,
-           mt = 0.0;
+    double *row = malloc((size_t)n * sizeof *row), w = 0.0, wb = 0.0, k = 0.0, mt = 0.0;
+    double *second = malloc((size_t)n * sizeof *second); /* next neighbour's squared distance */
     long *near = malloc((size_t)n * sizeof *near);
-    if (!row || !near) {
+    if (!row || !second || !near) {
         free(row);
+        free(second);
         free(near);
         return GC_ERR_NOMEM;
     }
@@ -65,7 +66,7 @@ enum gc_status gc_hermite_groups_scale(struct gc_hermite_groups *g)
                 row[i] += g->m[i] * g->m[j] / sqrt(d2);
         }
         near[i] = j1;
-        row[n + i] = d2nd;
+        second[i] = d2nd;
     }
     for (long i = 0; i < n; i++) {
         const double *v = g->rec[i].v;
@@ -74,9 +75,10 @@ enum gc_status gc_hermite_groups_scale(struct gc_hermite_groups *g)
         k += 0.5 * g->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         mt += g->m[i];
         if (j > i && near[j] == i)
-            wb += binary_term(g, i, j, row[n + i], row[n + j]);
+            wb += binary_term(g, i, j, second[i], second[j]);
     }
     free(row);
+    free(second);
     free(near);
     g->energy = fabs(k - w);
     /* 2 <m> / v^2, v^2 = |W| / M, W without the binaries unless they are all of it */

@@ -122,6 +122,12 @@ struct gc_cuda_hermite {
     int i0, i1; /* this rank's bodies: force, correction and potential only for these */
     double eps2, eta, eta_start, dt_max;
     unsigned long long cond; /* cudaGraphConditionalHandle set by the selection; 0 = none */
+    int pdl; /* 1: the force pass and the correction launch as programmatic dependents
+              * (sm_90): each may start while the kernel before it drains */
+    size_t l2_window; /* bytes of jr from its start kept in the L2's persisting part (0: no
+                       * window), l2_hit of them: at 2^20 bodies the records (72 MB) pass
+                       * the L2, and a stream over them would evict each before its reuse */
+    float l2_hit;
 };
 
 /* Blocks of the fixed launch shape for this order; negative: -cudaError_t. */

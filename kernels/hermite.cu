@@ -57,6 +57,16 @@ static __device__ __forceinline__ void predict_body(const gc_cuda_hermite &H, in
     gc_hermite_predict(ORDER, h, x, v, a, j, s, c, xp, vp, ap);
 }
 
+/* A kernel launched as a programmatic dependent (gc_cuda_hermite.pdl) may be running
+ * before the one ahead of it has finished: nothing before this line reads or writes what
+ * that one writes. A no-op for an ordinary launch. */
+static __device__ __forceinline__ void wait_previous()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /* The first error wins; the integrator reports it from the counters. */
 static __device__ void record_error(gc_cuda_hermite_ctl *ctl, int code, long long i, long long j)
 {
@@ -492,10 +502,12 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
     __shared__ double red[HT / 32][9];
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
-    if (!ctl->due)
-        return;
-    const int m = ctl->count;
+    wait_previous();
+    /* loaded together: each is a round trip to the L2 before any source is read */
+    const int due = ctl->due, m = ctl->count;
     const long long tn = ctl->t_next;
+    if (!due)
+        return;
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const int ntiles = (H.n + HT - 1) / HT;
     const int units = p.groups * p.slices;
@@ -736,10 +748,11 @@ template <int ORDER>
 static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int begin)
 {
     gc_cuda_hermite_ctl *ctl = H.ctl;
-    if (!ctl->due)
-        return;
-    const int m = ctl->count;
+    wait_previous();
+    const int due = ctl->due, m = ctl->count;
     const long long tn = ctl->t_next;
+    if (!due)
+        return;
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const double tick = tick_of(H);
     const int all = ctl->count_all;
@@ -996,37 +1009,64 @@ extern "C" int gc_cuda_hermite_launch_select(const struct gc_cuda_hermite *h, lo
     return (int)cudaGetLastError();
 }
 
+/* The grid's launch of a block step's kernel after the first: as a programmatic dependent
+ * where h->pdl, and over the source records' L2 window where `window` and h->l2_window. */
+template <typename... P, typename... A>
+static int launch_step(const gc_cuda_hermite *h, bool window, cudaStream_t s,
+                       void (*kernel)(P...), A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[2];
+    unsigned na = 0;
+    cfg.gridDim = dim3((unsigned)h->grid);
+    cfg.blockDim = dim3(HT);
+    cfg.stream = s;
+    if (h->pdl) {
+        at[na].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[na].val.programmaticStreamSerializationAllowed = 1;
+        na++;
+    }
+    if (window && h->l2_window && h->jr) {
+        at[na].id = cudaLaunchAttributeAccessPolicyWindow;
+        at[na].val.accessPolicyWindow.base_ptr = h->jr;
+        at[na].val.accessPolicyWindow.num_bytes = h->l2_window;
+        at[na].val.accessPolicyWindow.hitRatio = h->l2_hit;
+        at[na].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+        at[na].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+        na++;
+    }
+    cfg.attrs = at;
+    cfg.numAttrs = na;
+    return (int)cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
 extern "C" int gc_cuda_hermite_launch_force(const struct gc_cuda_hermite *h, void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     const int arith = !h->mixed ? ARITH_DOUBLE : h->eps2 > 0.0 ? ARITH_MIXED : ARITH_MIXED_EXACT;
+    const gc_cuda_hermite H = *h;
     if (h->order == 6) {
         if (arith == ARITH_MIXED)
-            h_force<6, ARITH_MIXED><<<h->grid, HT, 0, s>>>(*h);
-        else if (arith == ARITH_MIXED_EXACT)
-            h_force<6, ARITH_MIXED_EXACT><<<h->grid, HT, 0, s>>>(*h);
-        else
-            h_force<6, ARITH_DOUBLE><<<h->grid, HT, 0, s>>>(*h);
-    } else {
-        if (arith == ARITH_MIXED)
-            h_force<4, ARITH_MIXED><<<h->grid, HT, 0, s>>>(*h);
-        else if (arith == ARITH_MIXED_EXACT)
-            h_force<4, ARITH_MIXED_EXACT><<<h->grid, HT, 0, s>>>(*h);
-        else
-            h_force<4, ARITH_DOUBLE><<<h->grid, HT, 0, s>>>(*h);
+            return launch_step(h, true, s, h_force<6, ARITH_MIXED>, H);
+        if (arith == ARITH_MIXED_EXACT)
+            return launch_step(h, true, s, h_force<6, ARITH_MIXED_EXACT>, H);
+        return launch_step(h, true, s, h_force<6, ARITH_DOUBLE>, H);
     }
-    return (int)cudaGetLastError();
+    if (arith == ARITH_MIXED)
+        return launch_step(h, true, s, h_force<4, ARITH_MIXED>, H);
+    if (arith == ARITH_MIXED_EXACT)
+        return launch_step(h, true, s, h_force<4, ARITH_MIXED_EXACT>, H);
+    return launch_step(h, true, s, h_force<4, ARITH_DOUBLE>, H);
 }
 
 extern "C" int gc_cuda_hermite_launch_correct(const struct gc_cuda_hermite *h, int begin,
                                               void *stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
+    const gc_cuda_hermite H = *h;
     if (h->order == 6)
-        h_correct<6><<<h->grid, HT, 0, s>>>(*h, begin);
-    else
-        h_correct<4><<<h->grid, HT, 0, s>>>(*h, begin);
-    return (int)cudaGetLastError();
+        return launch_step(h, false, s, h_correct<6>, H, begin);
+    return launch_step(h, false, s, h_correct<4>, H, begin);
 }
 
 extern "C" int gc_cuda_hermite_launch_perturb(const struct gc_cuda_hermite *h,

@@ -45,6 +45,10 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
         return;
     cudaStreamSynchronize(c->stream);
     free_graph(h);
+    if (h->d.l2_window) { /* the set-aside goes back to the L2's other uses */
+        cudaCtxResetPersistingL2Cache();
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    }
     void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
                       h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec,
                       h->d.jr,
@@ -120,6 +124,26 @@ static enum gc_status upload_state(struct cuda_hermite *h, const struct gc_bodie
 
 static enum gc_status hermite_view(struct gc_backend *b, int64_t t);
 
+/* What the device offers the block step's launches (gc_cuda_hermite.pdl, .l2_window): a
+ * capability it lacks leaves its field 0. */
+static void use_device(struct cuda_ctx *c, struct cuda_hermite *h)
+{
+    int major = 0, persist = 0, window = 0;
+    size_t bytes = h->d.jr ? 16 * (size_t)h->d.n * sizeof(float) : 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, c->device);
+    cudaDeviceGetAttribute(&persist, cudaDevAttrMaxPersistingL2CacheSize, c->device);
+    cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, c->device);
+    h->d.pdl = major >= 9;
+    if (bytes && persist > 0 && window > 0 &&
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)persist) == cudaSuccess) {
+        h->d.l2_window = bytes < (size_t)window ? bytes : (size_t)window;
+        h->d.l2_hit = (double)persist >= (double)h->d.l2_window
+                          ? 1.0f
+                          : (float)((double)persist / (double)h->d.l2_window);
+    }
+    (void)cudaGetLastError(); /* an attribute this runtime does not know is no error */
+}
+
 static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config *cfg,
                            const struct gc_bodies *bodies)
 {
@@ -161,6 +185,8 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
     h->d.grid = grid;
     st = alloc_state(h, n);
     if (st == GC_OK)
+        use_device(c, h);
+    if (st == GC_OK)
         st = upload_state(h, bodies);
     if (st == GC_OK && gc_cuda_hermite_launch_reset(&h->d, c->stream) != 0)
         st = GC_ERR_CUDA;
@@ -172,10 +198,14 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
         gc_cuda_hermite_free(c);
         return st;
     }
-    gc_log_info("cuda backend: hermite%d, %s force kernel, %d blocks of 256", cfg->order,
+    gc_log_info("cuda backend: hermite%d, %s force kernel, %d blocks of 256%s; %.0f%% of "
+                "the sources' records kept in the L2", cfg->order,
                 cfg->mixed ? "mixed precision (double-single differences, float terms)"
                            : "double precision",
-                grid);
+                grid, h->d.pdl ? ", programmatic dependent launches" : "",
+                h->d.l2_window ? 100.0 * h->d.l2_hit * (double)h->d.l2_window /
+                                     (16.0 * (double)n * sizeof(float))
+                               : 0.0);
     return GC_OK;
 }
 
@@ -356,8 +386,12 @@ static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
     h->body_ctx = ctx;
     return 1;
 fail:
-    gc_log_info("cuda backend: no CUDA graph with a device-side loop here (%s); block steps "
-                "are launched from the host", cudaGetErrorString(e));
+    if (h->d.pdl)
+        gc_log_info("cuda backend: no CUDA graph loop with programmatic dependent launches "
+                    "here (%s); trying without them", cudaGetErrorString(e));
+    else
+        gc_log_info("cuda backend: no CUDA graph with a device-side loop here (%s); block "
+                    "steps are launched from the host", cudaGetErrorString(e));
     (void)cudaGetLastError();
     free_graph(h);
     return 0;
@@ -372,8 +406,13 @@ static enum gc_status repeat(struct gc_backend *b, enum gc_status (*body)(void *
     enum gc_status st = body(ctx);
     if (st != GC_OK)
         return st;
-    if (!h->host_loop && !(h->exec && h->body == body && h->body_ctx == ctx))
+    if (!h->host_loop && !(h->exec && h->body == body && h->body_ctx == ctx)) {
         h->host_loop = !record_loop(c, h, body, ctx);
+        if (h->host_loop && h->d.pdl) { /* a graph without the dependents' edges */
+            h->d.pdl = 0;
+            h->host_loop = !record_loop(c, h, body, ctx);
+        }
+    }
     if (!h->host_loop) {
         GC_CUDA_TRY(cudaGraphLaunch(h->exec, c->stream));
         return GC_OK;

@@ -741,8 +741,28 @@ static __device__ __forceinline__ void sum_slices(const gc_cuda_hermite &H, int 
 /* A small block leaves its forces in many slices (the j range split so that it fills the
  * chip): one thread adding hundreds of rows would wait on each load in turn, ~60 us at
  * m = 1, most of a block step. Then a warp sums each body's slices (lane-strided, then a
- * fixed shuffle tree) and its first lane corrects the body. */
+ * fixed shuffle tree) and its first lane corrects the body; with no more bodies than
+ * blocks, a block sums each (its threads' loads all in flight at once, not a warp's chain
+ * of eight or more). */
 #define WARP_SUM_SLICES 8
+
+/* sum[0..NV) added over the block, in a fixed order, into thread 0's. */
+template <int NV>
+static __device__ void block_sum(double sum[9])
+{
+    __shared__ double red[HT / 32][NV];
+    for (int off = 16; off > 0; off >>= 1)
+        for (int k = 0; k < NV; k++)
+            sum[k] += __shfl_xor_sync(0xffffffffu, sum[k], off);
+    if ((threadIdx.x & 31) == 0)
+        for (int k = 0; k < NV; k++)
+            red[threadIdx.x >> 5][k] = sum[k];
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int w = 1; w < HT / 32; w++)
+            for (int k = 0; k < NV; k++)
+                sum[k] += red[w][k];
+}
 
 template <int ORDER>
 static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int begin)
@@ -758,7 +778,16 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const int all = ctl->count_all;
     long long next = LLONG_MAX; /* the earliest tick a body corrected here is due again */
     double sum[9];
-    if (p.slices >= WARP_SUM_SLICES) {
+    if (p.slices >= WARP_SUM_SLICES && m <= (int)gridDim.x) {
+        const int q = blockIdx.x; /* the same in every thread: block_sum's barrier is safe */
+        if (q < m) {
+            sum_slices<ORDER>(H, m, q, p.slices, threadIdx.x, HT, sum);
+            block_sum<ORDER == 6 ? 9 : 6>(sum);
+            if (threadIdx.x == 0)
+                next = correct_body<ORDER>(H, ctl, H.active[q], sum, sum + 3, sum + 6, begin,
+                                           tn, tick);
+        }
+    } else if (p.slices >= WARP_SUM_SLICES) {
         const int lane = threadIdx.x & 31;
         const int warps = gridDim.x * (HT / 32);
         for (int q = (blockIdx.x * HT + threadIdx.x) >> 5; q < m; q += warps) {

@@ -154,10 +154,6 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
     }
 }
 
-/* Bodies a thread of the compaction has in flight: all of its share up to 2^20 bodies on
- * the H100's grid (264 blocks), so the pass waits on memory once, not four times. */
-#define SELECT_AHEAD 16
-
 /* use_ctl = 0: t_limit is the argument and is stored for the graph's replays; 1 (inside
  * the graph): the stored one. The block is due when t_next <= t_limit and no error is
  * pending; inside a graph, `due` is also the while loop's condition. */
@@ -186,18 +182,15 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     /* Warp-uniform loop: every lane takes part in the ballot. The list holds this rank's
      * due bodies; every rank's are counted too (the counters report those). */
     const int stride = gridDim.x * HT;
-    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n;
-         base += SELECT_AHEAD * stride) {
-        /* SELECT_AHEAD bodies' next ticks loaded before any is used: at 2^20 bodies each
-         * thread has 16, and each load waited on in turn is a trip to memory */
-        long long tu[SELECT_AHEAD];
-#pragma unroll
-        for (int u = 0; u < SELECT_AHEAD; u++) {
+    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += 4 * stride) {
+        /* four bodies' next ticks loaded before any is used: at 2^20 bodies each thread
+         * has 16, and one load at a time left the pass waiting on memory 16 times */
+        long long tu[4];
+        for (int u = 0; u < 4; u++) {
             const int i = base + u * stride + lane;
             tu[u] = i < H.n ? H.t[i] + GC_HERMITE_TICKS(H.level[i]) : LLONG_MAX;
         }
-#pragma unroll
-        for (int u = 0; u < SELECT_AHEAD; u++) {
+        for (int u = 0; u < 4; u++) {
             const int i = base + u * stride + lane;
             const long long ti = tu[u];
             const bool hit = ti == tn;

@@ -503,11 +503,10 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
     wait_previous();
-    /* loaded together: each is a round trip to the L2 before any source is read */
-    const int due = ctl->due, m = ctl->count;
-    const long long tn = ctl->t_next;
-    if (!due)
+    if (!ctl->due)
         return;
+    const int m = ctl->count;
+    const long long tn = ctl->t_next;
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const int ntiles = (H.n + HT - 1) / HT;
     const int units = p.groups * p.slices;
@@ -769,10 +768,10 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
 {
     gc_cuda_hermite_ctl *ctl = H.ctl;
     wait_previous();
-    const int due = ctl->due, m = ctl->count;
-    const long long tn = ctl->t_next;
-    if (!due)
+    if (!ctl->due)
         return;
+    const int m = ctl->count;
+    const long long tn = ctl->t_next;
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const double tick = tick_of(H);
     const int all = ctl->count_all;

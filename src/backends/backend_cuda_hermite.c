@@ -135,7 +135,8 @@ static void use_device(struct cuda_ctx *c, struct cuda_hermite *h)
     cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, c->device);
     h->d.pdl = major >= 9;
     if (bytes && persist > 0 && window > 0 &&
-        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)persist) == cudaSuccess) {
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                           bytes < (size_t)persist ? bytes : (size_t)persist) == cudaSuccess) {
         h->d.l2_window = bytes < (size_t)window ? bytes : (size_t)window;
         h->d.l2_hit = (double)persist >= (double)h->d.l2_window
                           ? 1.0f

@@ -740,10 +740,15 @@ static __device__ __forceinline__ void sum_slices(const gc_cuda_hermite &H, int 
 /* A small block leaves its forces in many slices (the j range split so that it fills the
  * chip): one thread adding hundreds of rows would wait on each load in turn, ~60 us at
  * m = 1, most of a block step. Then a warp sums each body's slices (lane-strided, then a
- * fixed shuffle tree) and its first lane corrects the body; with no more bodies than
- * blocks, a block sums each (its threads' loads all in flight at once, not a warp's chain
- * of eight or more). */
+ * fixed shuffle tree) and its first lane corrects the body; with a few bodies but no more
+ * than blocks, a block sums each (its threads' loads all in flight at once, not a warp's
+ * chain of eight or more). */
 #define WARP_SUM_SLICES 8
+
+/* Fewest bodies for a block a body: below it one warp a body measured as fast or faster
+ * (H100, m = 1 at 2^20 bodies: 49 against 51 us a block step; from m = 4 at 65,536 the
+ * block is 1.4-3.2 us faster). */
+#define BLOCK_SUM_MIN 4
 
 /* sum[0..NV) added over the block, in a fixed order, into thread 0's. */
 template <int NV>
@@ -777,7 +782,7 @@ static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int be
     const int all = ctl->count_all;
     long long next = LLONG_MAX; /* the earliest tick a body corrected here is due again */
     double sum[9];
-    if (p.slices >= WARP_SUM_SLICES && m <= (int)gridDim.x) {
+    if (p.slices >= WARP_SUM_SLICES && m >= BLOCK_SUM_MIN && m <= (int)gridDim.x) {
         const int q = blockIdx.x; /* the same in every thread: block_sum's barrier is safe */
         if (q < m) {
             sum_slices<ORDER>(H, m, q, p.slices, threadIdx.x, HT, sum);

@@ -747,7 +747,7 @@ static __device__ __forceinline__ void sum_slices(const gc_cuda_hermite &H, int 
 
 /* Fewest bodies for a block a body: below it one warp a body measured as fast or faster
  * (H100, m = 1 at 2^20 bodies: 49 against 51 us a block step; from m = 4 at 65,536 the
- * block is 1.4-3.2 us faster). */
+ * block is 1.4-3.3 us faster). */
 #define BLOCK_SUM_MIN 4
 
 /* sum[0..NV) added over the block, in a fixed order, into thread 0's. */

@@ -61,6 +61,12 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
     c->herm = NULL;
 }
 
+/* Bytes of the n bodies' source records (gc_cuda_hermite.jr: four float4s a body). */
+static size_t record_bytes(size_t n)
+{
+    return 16 * n * sizeof(float);
+}
+
 static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
 {
     double **d3[] = {&h->d.x, &h->d.v, &h->d.a, &h->d.j, &h->d.s, &h->d.c, &h->d.xv, &h->d.vv};
@@ -71,7 +77,7 @@ static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
     }
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.m, n * sizeof(double)));
     if (h->d.mixed && h->d.order == 4)
-        GC_CUDA_TRY(cudaMalloc((void **)&h->d.jr, 16 * n * sizeof(float)));
+        GC_CUDA_TRY(cudaMalloc((void **)&h->d.jr, record_bytes(n)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.t, n * sizeof(long long)));
     GC_CUDA_TRY(cudaMemset(h->d.t, 0, n * sizeof(long long)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.level, n));
@@ -129,7 +135,7 @@ static enum gc_status hermite_view(struct gc_backend *b, int64_t t);
 static void use_device(struct cuda_ctx *c, struct cuda_hermite *h)
 {
     int major = 0, persist = 0, window = 0;
-    size_t bytes = h->d.jr ? 16 * (size_t)h->d.n * sizeof(float) : 0;
+    const size_t bytes = h->d.jr ? record_bytes((size_t)h->d.n) : 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, c->device);
     cudaDeviceGetAttribute(&persist, cudaDevAttrMaxPersistingL2CacheSize, c->device);
     cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, c->device);
@@ -204,9 +210,9 @@ static enum gc_status init(struct gc_backend *b, const struct gc_hermite_config 
                 cfg->mixed ? "mixed precision (double-single differences, float terms)"
                            : "double precision",
                 grid, h->d.pdl ? ", programmatic dependent launches" : "",
-                h->d.l2_window ? 100.0 * h->d.l2_hit * (double)h->d.l2_window /
-                                     (16.0 * (double)n * sizeof(float))
-                               : 0.0);
+                h->d.l2_window
+                    ? 100.0 * h->d.l2_hit * (double)h->d.l2_window / (double)record_bytes(n)
+                    : 0.0);
     return GC_OK;
 }
 

@@ -25,6 +25,38 @@ static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
     return ldexp(H.dt_max, -GC_HERMITE_LEVELS);
 }
 
+/* A body's key (gc_cuda_hermite.key): its level where its tick is a multiple of its step,
+ * which every correction leaves true (gc_hermite_new_level). Such a body is due at tick tn
+ * exactly when its step divides tn, and its own tick is the last multiple of its step below
+ * tn, so the selection and the sources' prediction read one byte a body instead of nine.
+ * KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state not yet
+ * corrected): those are tested by the tick itself. */
+#define KEY_OFF 0x80u
+#define KEY_LEVEL 0x3fu
+
+static __device__ __forceinline__ unsigned char key_of(long long t, int level)
+{
+    return (unsigned char)(level | ((t & (GC_HERMITE_TICKS(level) - 1)) != 0 ? KEY_OFF : 0u));
+}
+
+/* The coarsest level due at tick tn: every level from it on has a step that divides tn. */
+static __device__ __forceinline__ int due_level(long long tn)
+{
+    const int z = tn > 0 ? __ffsll(tn) - 1 : GC_HERMITE_LEVELS;
+    return z >= GC_HERMITE_LEVELS ? 0 : GC_HERMITE_LEVELS - z;
+}
+
+/* Ticks from body j's own time to tn, for a body that is not ahead of tn: on the grid,
+ * tn - t_j is in 1..step and congruent to tn. */
+static __device__ __forceinline__ long long ticks_behind(const gc_cuda_hermite &H, int j,
+                                                         long long tn)
+{
+    const unsigned k = __ldg(&H.key[j]);
+    if (k & KEY_OFF)
+        return tn - H.t[j];
+    return ((tn - 1) & (GC_HERMITE_TICKS(k) - 1)) + 1;
+}
+
 static __device__ __forceinline__ void load3(const double *p, int i, double out[3])
 {
     out[0] = p[3 * (size_t)i];
@@ -179,27 +211,47 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     }
     if (!due)
         return;
-    /* Warp-uniform loop: every lane takes part in the ballot. The list holds this rank's
-     * due bodies; every rank's are counted too (the counters report those). */
-    const int stride = gridDim.x * HT;
-    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < H.n; base += 4 * stride) {
-        /* four bodies' next ticks loaded before any is used: at 2^20 bodies each thread
-         * has 16, and one load at a time left the pass waiting on memory 16 times */
-        long long tu[4];
-        for (int u = 0; u < 4; u++) {
-            const int i = base + u * stride + lane;
-            tu[u] = i < H.n ? H.t[i] + GC_HERMITE_TICKS(H.level[i]) : LLONG_MAX;
+    /* Sixteen keys a thread in one load (key_of): a warp whose bodies are neither due nor
+     * off the grid is done after four byte compares, and those bodies' next ticks follow
+     * from the finest of their levels (per byte: 1 + level, 0 for none). Warp-uniform:
+     * every lane takes part in the ballots. The list holds this rank's due bodies; every
+     * rank's are counted too (the counters report those). */
+    const int lvl = due_level(tn);
+    const unsigned l4 = 0x01010101u * (unsigned)lvl;
+    const int words = (H.n + 15) / 16;
+    unsigned finest = 0;
+    for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < words; base += gridDim.x * HT) {
+        const int w = base + lane;
+        const uint4 k4 = w < words ? __ldg(reinterpret_cast<const uint4 *>(H.key) + w)
+                                   : make_uint4(~0u, ~0u, ~0u, ~0u);
+        const unsigned kw[4] = {k4.x, k4.y, k4.z, k4.w};
+        unsigned look = 0;
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            look |= __vcmpgeu4(kw[c], l4); /* due, or off the grid */
+            finest = __vmaxu4(finest, __vcmpltu4(kw[c], l4) & __vadd4(kw[c], 0x01010101u));
         }
-        for (int u = 0; u < 4; u++) {
-            const int i = base + u * stride + lane;
-            const long long ti = tu[u];
-            const bool hit = ti == tn;
+        if (!__any_sync(0xffffffffu, look != 0))
+            continue;
+#pragma unroll
+        for (int b = 0; b < 16; b++) {
+            const unsigned k = (kw[b >> 2] >> (8 * (b & 3))) & 0xffu;
+            const int i = 16 * w + b;
+            bool hit = false;
+            if (k & KEY_OFF) {
+                if (i < H.n) {
+                    const long long ti = H.t[i] + GC_HERMITE_TICKS(k & KEY_LEVEL);
+                    hit = ti == tn;
+                    if (!hit)
+                        rest = ti < rest ? ti : rest;
+                }
+            } else {
+                hit = (int)k >= lvl;
+            }
             const bool mine = hit && i >= H.i0 && i < H.i1;
             const unsigned all = __ballot_sync(0xffffffffu, hit);
             const unsigned mask = __ballot_sync(0xffffffffu, mine);
             int slot = 0;
-            if (!hit)
-                rest = ti < rest ? ti : rest;
             if (lane == 0 && all)
                 atomicAdd(&ctl->count_all, __popc(all));
             if (lane == 0 && mask)
@@ -208,6 +260,13 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
             if (mine)
                 H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
         }
+    }
+    finest = max(max(finest & 0xffu, (finest >> 8) & 0xffu),
+                 max((finest >> 16) & 0xffu, finest >> 24));
+    if (finest) { /* the next multiple of that level's step */
+        const long long step = GC_HERMITE_TICKS(finest - 1);
+        const long long ti = (tn & ~(step - 1)) + step;
+        rest = ti < rest ? ti : rest;
     }
     rest = block_min(rest);
     if (threadIdx.x == 0 && rest != LLONG_MAX)
@@ -296,7 +355,7 @@ static __device__ __forceinline__ void load_jrec(const gc_cuda_hermite &H, mbody
     const jrec *R = reinterpret_cast<const jrec *>(H.jr) + j;
     const float4 hi = __ldg(&R->hi), lo = __ldg(&R->lo), va = __ldg(&R->va),
                  aj = __ldg(&R->aj);
-    const float h = (float)((double)(tn - H.t[j]) * tick_of(H));
+    const float h = (float)((double)ticks_behind(H, j, tn) * tick_of(H));
     const float xh[3] = {hi.x, hi.y, hi.z}, xl[3] = {lo.x, lo.y, lo.z};
     const float v[3] = {lo.w, va.x, va.y}, a[3] = {va.z, va.w, aj.x}, jj[3] = {aj.y, aj.z, aj.w};
     float ph[3], pl[3], vp[3];
@@ -718,6 +777,7 @@ static __device__ long long correct_body(const gc_cuda_hermite &H, gc_cuda_hermi
         k = GC_HERMITE_LEVELS - 1;
     }
     H.level[i] = (unsigned char)k;
+    H.key[i] = key_of(H.t[i], k);
     return H.t[i] + GC_HERMITE_TICKS(k);
 }
 
@@ -970,6 +1030,7 @@ static __global__ void h_unpack(gc_cuda_hermite H, const gc_hermite_record *rec,
         }
         H.t[i] = r.t;
         H.level[i] = (unsigned char)r.level;
+        H.key[i] = key_of(r.t, (int)r.level);
         store3(H.x, i, r.x);
         store3(H.v, i, r.v);
         store3(H.a, i, r.a);

@@ -50,8 +50,8 @@ void gc_cuda_hermite_free(struct cuda_ctx *c)
         cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
     void *arrays[] = {h->d.x, h->d.v, h->d.a, h->d.j, h->d.s, h->d.c, h->d.m, h->d.t,
-                      h->d.level, h->d.active, h->d.part, h->d.xv, h->d.vv, h->d.ctl, h->d_rec,
-                      h->d.jr,
+                      h->d.level, h->d.key, h->d.active, h->d.part, h->d.xv, h->d.vv,
+                      h->d.ctl, h->d_rec, h->d.jr,
                       h->d.da, h->d.dj, h->d.dset, h->d_pidx, h->d_pval};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         cudaFree(arrays[k]);
@@ -82,6 +82,9 @@ static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
     GC_CUDA_TRY(cudaMemset(h->d.t, 0, n * sizeof(long long)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.level, n));
     GC_CUDA_TRY(cudaMemset(h->d.level, 0, n));
+    GC_CUDA_TRY(cudaMalloc((void **)&h->d.key, (n + 15) & ~(size_t)15));
+    GC_CUDA_TRY(cudaMemset(h->d.key, 0xff, (n + 15) & ~(size_t)15)); /* padding: never due */
+    GC_CUDA_TRY(cudaMemset(h->d.key, 0x80, n)); /* off the grid: tested by the tick */
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.active, n * sizeof(int)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.part, part * sizeof(double)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.ctl, sizeof *h->d.ctl));

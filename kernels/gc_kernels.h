@@ -112,8 +112,8 @@ struct gc_cuda_hermite {
     long long *t;                  /* n ticks */
     unsigned char *level;          /* n levels */
     unsigned char *key;            /* n, padded to 16 with 0xff: the level, | 0x80 where the
-                                    * tick is off its step's grid (hermite.cu's key_of); what
-                                    * the selection and the sources' prediction read */
+                                    * tick is off its step's grid (hermite.cu's key_of): what
+                                    * the selection reads */
     int *active;                   /* active list (count in ctl) */
     double *part;                  /* j-slice partial sums, gc_cuda_hermite_part_doubles */
     double *xv, *vv;               /* 3n each: the view (every body at one time) */

@@ -27,10 +27,10 @@ static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
 
 /* A body's key (gc_cuda_hermite.key): its level where its tick is a multiple of its step,
  * which every correction leaves true (gc_hermite_new_level). Such a body is due at tick tn
- * exactly when its step divides tn, and its own tick is the last multiple of its step below
- * tn, so the selection and the sources' prediction read one byte a body instead of nine.
- * KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state not yet
- * corrected): those are tested by the tick itself. */
+ * exactly when its step divides tn, and otherwise due next at the first multiple of its
+ * step after tn, so the selection reads one byte a body instead of nine. KEY_OFF marks a
+ * tick off that grid (a regularised group's parked slots, a state not yet corrected):
+ * those are tested by the tick itself. */
 #define KEY_OFF 0x80u
 #define KEY_LEVEL 0x3fu
 
@@ -44,17 +44,6 @@ static __device__ __forceinline__ int due_level(long long tn)
 {
     const int z = tn > 0 ? __ffsll(tn) - 1 : GC_HERMITE_LEVELS;
     return z >= GC_HERMITE_LEVELS ? 0 : GC_HERMITE_LEVELS - z;
-}
-
-/* Ticks from body j's own time to tn, for a body that is not ahead of tn: on the grid,
- * tn - t_j is in 1..step and congruent to tn. */
-static __device__ __forceinline__ long long ticks_behind(const gc_cuda_hermite &H, int j,
-                                                         long long tn)
-{
-    const unsigned k = __ldg(&H.key[j]);
-    if (k & KEY_OFF)
-        return tn - H.t[j];
-    return ((tn - 1) & (GC_HERMITE_TICKS(k) - 1)) + 1;
 }
 
 static __device__ __forceinline__ void load3(const double *p, int i, double out[3])
@@ -355,7 +344,7 @@ static __device__ __forceinline__ void load_jrec(const gc_cuda_hermite &H, mbody
     const jrec *R = reinterpret_cast<const jrec *>(H.jr) + j;
     const float4 hi = __ldg(&R->hi), lo = __ldg(&R->lo), va = __ldg(&R->va),
                  aj = __ldg(&R->aj);
-    const float h = (float)((double)ticks_behind(H, j, tn) * tick_of(H));
+    const float h = (float)((double)(tn - H.t[j]) * tick_of(H));
     const float xh[3] = {hi.x, hi.y, hi.z}, xl[3] = {lo.x, lo.y, lo.z};
     const float v[3] = {lo.w, va.x, va.y}, a[3] = {va.z, va.w, aj.x}, jj[3] = {aj.y, aj.z, aj.w};
     float ph[3], pl[3], vp[3];

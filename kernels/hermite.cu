@@ -88,6 +88,16 @@ static __device__ __forceinline__ void wait_previous()
 #endif
 }
 
+/* Lets the grid launched after this one as a programmatic dependent be scheduled now: its
+ * blocks take multiprocessors as this grid's leave them and wait in wait_previous(), instead
+ * of being launched once this grid has ended. */
+static __device__ __forceinline__ void launch_next()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /* The first error wins; the integrator reports it from the counters. */
 static __device__ void record_error(gc_cuda_hermite_ctl *ctl, int code, long long i, long long j)
 {
@@ -182,6 +192,7 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
                                                               long long t_limit, int use_ctl)
 {
     gc_cuda_hermite_ctl *ctl = H.ctl;
+    launch_next();
     const long long tn = ctl->t_min;
     const long long lim = use_ctl ? ctl->t_limit : t_limit;
     const int due = tn <= lim && ctl->error == 0;
@@ -551,6 +562,7 @@ static __global__ void __launch_bounds__(HT, 2) h_force(gc_cuda_hermite H)
     constexpr int NV = ORDER == 6 ? 9 : 6;
     gc_cuda_hermite_ctl *ctl = H.ctl;
     wait_previous();
+    launch_next();
     if (!ctl->due)
         return;
     const int m = ctl->count;
@@ -821,14 +833,15 @@ template <int ORDER>
 static __global__ void __launch_bounds__(HT) h_correct(gc_cuda_hermite H, int begin)
 {
     gc_cuda_hermite_ctl *ctl = H.ctl;
-    wait_previous();
+    /* The selection's fields are final before the force pass lets this grid start. */
     if (!ctl->due)
         return;
     const int m = ctl->count;
     const long long tn = ctl->t_next;
+    const int all = ctl->count_all;
+    wait_previous();
     const gc_hermite_plan p = gc_hermite_plan_of(m, H.n, H.grid, bodies_per_thread(H));
     const double tick = tick_of(H);
-    const int all = ctl->count_all;
     long long next = LLONG_MAX; /* the earliest tick a body corrected here is due again */
     double sum[9];
     if (p.slices >= WARP_SUM_SLICES && m >= BLOCK_SUM_MIN && m <= (int)gridDim.x) {

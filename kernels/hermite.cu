@@ -185,6 +185,24 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
     }
 }
 
+/* Whether body i, key position b of the thread's sixteen, is due at tn (lvl: due_level);
+ * a body off the grid that is not due has its next tick folded into rest. */
+static __device__ __forceinline__ int due_key(const gc_cuda_hermite &H, const unsigned kw[4],
+                                              int b, int i, int lvl, long long tn,
+                                              long long &rest)
+{
+    const unsigned word = b < 8 ? (b < 4 ? kw[0] : kw[1]) : (b < 12 ? kw[2] : kw[3]);
+    const unsigned k = (word >> (8 * (b & 3))) & 0xffu;
+    if (!(k & KEY_OFF))
+        return (int)k >= lvl;
+    if (i >= H.n)
+        return 0;
+    const long long ti = H.t[i] + GC_HERMITE_TICKS(k & KEY_LEVEL);
+    if (ti != tn)
+        rest = ti < rest ? ti : rest;
+    return ti == tn;
+}
+
 /* use_ctl = 0: t_limit is the argument and is stored for the graph's replays; 1 (inside
  * the graph): the stored one. The block is due when t_next <= t_limit and no error is
  * pending; inside a graph, `due` is also the while loop's condition. */
@@ -213,8 +231,8 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
         return;
     /* Sixteen keys a thread in one load (key_of): a warp whose bodies are neither due nor
      * off the grid is done after four byte compares, and those bodies' next ticks follow
-     * from the finest of their levels (per byte: 1 + level, 0 for none). Warp-uniform:
-     * every lane takes part in the ballots. The list holds this rank's due bodies; every
+     * from the finest of their levels (per byte: 1 + level, 0 for none). Warp-uniform
+     * loops: every lane takes part in the ballots. The list holds this rank's due bodies; every
      * rank's are counted too (the counters report those). */
     const int lvl = due_level(tn);
     const unsigned l4 = 0x01010101u * (unsigned)lvl;
@@ -225,40 +243,43 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
         const uint4 k4 = w < words ? __ldg(reinterpret_cast<const uint4 *>(H.key) + w)
                                    : make_uint4(~0u, ~0u, ~0u, ~0u);
         const unsigned kw[4] = {k4.x, k4.y, k4.z, k4.w};
-        unsigned look = 0;
+        /* the key positions (0-15) whose body is due or off the grid in some lane: one
+         * trip each of the loops below (one at m = 1), written once rather than unrolled,
+         * whose length had the warp wait on instruction fetches */
+        unsigned need = 0;
 #pragma unroll
         for (int c = 0; c < 4; c++) {
-            look |= __vcmpgeu4(kw[c], l4); /* due, or off the grid */
+            const unsigned f = __vcmpgeu4(kw[c], l4);
+            need |= ((f & 1u) | (f >> 7 & 2u) | (f >> 14 & 4u) | (f >> 21 & 8u)) << (4 * c);
             finest = __vmaxu4(finest, __vcmpltu4(kw[c], l4) & __vadd4(kw[c], 0x01010101u));
         }
-        if (!__any_sync(0xffffffffu, look != 0))
+        need = __reduce_or_sync(0xffffffffu, need);
+        if (!need)
             continue;
-#pragma unroll
-        for (int b = 0; b < 16; b++) {
-            const unsigned k = (kw[b >> 2] >> (8 * (b & 3))) & 0xffu;
+        /* two passes over them, so that the warp takes its slots with one atomic */
+        int mine_total = 0, all_total = 0;
+        for (unsigned left = need; left; left &= left - 1) {
+            const int b = __ffs(left) - 1;
             const int i = 16 * w + b;
-            bool hit = false;
-            if (k & KEY_OFF) {
-                if (i < H.n) {
-                    const long long ti = H.t[i] + GC_HERMITE_TICKS(k & KEY_LEVEL);
-                    hit = ti == tn;
-                    if (!hit)
-                        rest = ti < rest ? ti : rest;
-                }
-            } else {
-                hit = (int)k >= lvl;
-            }
-            const bool mine = hit && i >= H.i0 && i < H.i1;
-            const unsigned all = __ballot_sync(0xffffffffu, hit);
+            const int hit = due_key(H, kw, b, i, lvl, tn, rest);
+            all_total += __popc(__ballot_sync(0xffffffffu, hit));
+            mine_total += __popc(__ballot_sync(0xffffffffu, hit && i >= H.i0 && i < H.i1));
+        }
+        int slot = 0;
+        if (lane == 0 && all_total)
+            atomicAdd(&ctl->count_all, all_total);
+        if (lane == 0 && mine_total)
+            slot = atomicAdd(&ctl->count, mine_total);
+        slot = __shfl_sync(0xffffffffu, slot, 0);
+        long long unused = LLONG_MAX;
+        for (unsigned left = need; mine_total && left; left &= left - 1) {
+            const int b = __ffs(left) - 1;
+            const int i = 16 * w + b;
+            const bool mine = due_key(H, kw, b, i, lvl, tn, unused) && i >= H.i0 && i < H.i1;
             const unsigned mask = __ballot_sync(0xffffffffu, mine);
-            int slot = 0;
-            if (lane == 0 && all)
-                atomicAdd(&ctl->count_all, __popc(all));
-            if (lane == 0 && mask)
-                slot = atomicAdd(&ctl->count, __popc(mask));
-            slot = __shfl_sync(0xffffffffu, slot, 0);
             if (mine)
                 H.active[slot + __popc(mask & ((1u << lane) - 1u))] = i;
+            slot += __popc(mask);
         }
     }
     finest = max(max(finest & 0xffu, (finest >> 8) & 0xffu),

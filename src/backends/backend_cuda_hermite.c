@@ -353,8 +353,11 @@ static enum gc_status derivs(struct gc_backend *b, double *acc, double *jerk, do
     return GC_OK;
 }
 
-/* Records one call of body into the body graph of a conditional while node whose condition
- * the selection kernel sets. Returns 0 when this driver or runtime cannot (the caller then
+/* Block steps a trip of the graph's while loop: a trip costs ~3 us on the H100 beside its
+ * kernels. The copies after the one that ends the loop find nothing due and return. */
+#define LOOP_STEPS 8
+/* Records LOOP_STEPS calls of body into the body graph of a conditional while node whose
+ * condition the selection kernels set. Returns 0 when this driver or runtime cannot (the caller then
  * loops on the host); the stream is left usable either way. */
 static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
                        enum gc_status (*body)(void *), void *ctx)
@@ -384,6 +387,8 @@ static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
         goto fail;
     h->d.cond = (unsigned long long)handle;
     st = body(ctx);
+    for (int k = 1; k < LOOP_STEPS && st == GC_OK; k++)
+        st = body(ctx);
     h->d.cond = 0;
     e = cudaStreamEndCapture(c->stream, &captured);
     if (st != GC_OK && e == cudaSuccess)

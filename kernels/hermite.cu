@@ -26,24 +26,16 @@ static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
 }
 
 /* A body's key (gc_cuda_hermite.key): its level where its tick is a multiple of its step,
- * which every correction leaves true (gc_hermite_new_level). Such a body is due at tick tn
- * exactly when its step divides tn, and otherwise due next at the first multiple of its
- * step after tn, so the selection reads one byte a body instead of nine. KEY_OFF marks a
- * tick off that grid (a regularised group's parked slots, a state not yet corrected):
- * those are tested by the tick itself. */
+ * which every correction leaves true, so that the selection needs the level only
+ * (gc_hermite_due_level, gc_hermite_next_due) and reads one byte a body instead of nine.
+ * KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state not yet
+ * corrected): those are tested by the tick itself. */
 #define KEY_OFF 0x80u
 #define KEY_LEVEL 0x3fu
 
 static __device__ __forceinline__ unsigned char key_of(long long t, int level)
 {
-    return (unsigned char)(level | ((t & (GC_HERMITE_TICKS(level) - 1)) != 0 ? KEY_OFF : 0u));
-}
-
-/* The coarsest level due at tick tn: every level from it on has a step that divides tn. */
-static __device__ __forceinline__ int due_level(long long tn)
-{
-    const int z = tn > 0 ? __ffsll(tn) - 1 : GC_HERMITE_LEVELS;
-    return z >= GC_HERMITE_LEVELS ? 0 : GC_HERMITE_LEVELS - z;
+    return (unsigned char)(level | (gc_hermite_on_grid(t, level) ? 0u : KEY_OFF));
 }
 
 static __device__ __forceinline__ void load3(const double *p, int i, double out[3])
@@ -185,8 +177,9 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
     }
 }
 
-/* Whether body i, key position b of the thread's sixteen, is due at tn (lvl: due_level);
- * a body off the grid that is not due has its next tick folded into rest. */
+/* Whether body i, key position b of the thread's sixteen, is due at tn (lvl: its
+ * gc_hermite_due_level); a body off the grid that is not due has its next tick folded into
+ * rest. */
 static __device__ __forceinline__ int due_key(const gc_cuda_hermite &H, const unsigned kw[4],
                                               int b, int i, int lvl, long long tn,
                                               long long &rest)
@@ -234,7 +227,7 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
      * from the finest of their levels (per byte: 1 + level, 0 for none). Warp-uniform
      * loops: every lane takes part in the ballots. The list holds this rank's due bodies; every
      * rank's are counted too (the counters report those). */
-    const int lvl = due_level(tn);
+    const int lvl = gc_hermite_due_level(tn);
     const unsigned l4 = 0x01010101u * (unsigned)lvl;
     const int words = (H.n + 15) / 16;
     unsigned finest = 0;
@@ -284,9 +277,8 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     }
     finest = max(max(finest & 0xffu, (finest >> 8) & 0xffu),
                  max((finest >> 16) & 0xffu, finest >> 24));
-    if (finest) { /* the next multiple of that level's step */
-        const long long step = GC_HERMITE_TICKS(finest - 1);
-        const long long ti = (tn & ~(step - 1)) + step;
+    if (finest) {
+        const long long ti = gc_hermite_next_due(tn, (int)finest - 1);
         rest = ti < rest ? ti : rest;
     }
     rest = block_min(rest);

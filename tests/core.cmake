@@ -32,6 +32,8 @@ add_test(NAME test_hermite_precision COMMAND test_hermite cpu mixed)
 # The Hermite GPU force pass's work layout: a plain-C header of kernels/, checked on the host.
 gc_add_test(test_hermite_plan test_hermite_plan.c)
 target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
+# The block-step selection from levels alone (the CUDA compaction's), against the ticks.
+gc_add_test(test_hermite_timeline test_hermite_timeline.c)
 # The layers of src/ and kernels/: every include points to a lower layer (tools/layering.sh).
 add_test(NAME test_layering COMMAND bash ${CMAKE_SOURCE_DIR}/tools/layering.sh ${CMAKE_SOURCE_DIR})
 # No source file of src/ above 600 lines.

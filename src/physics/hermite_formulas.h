@@ -243,4 +243,34 @@ GC_HD int gc_hermite_new_level(int level, double dt_req, int64_t t, double dt_ma
     return k;
 }
 
+/* The block tick tn against bodies whose ticks are multiples of their steps (what
+ * gc_hermite_new_level keeps) and behind tn: such a body is due at tn exactly when its step
+ * divides tn, that is when its level is at least gc_hermite_due_level(tn) (0 when every step
+ * divides tn); one not due is next due at gc_hermite_next_due(tn, its level), the first
+ * multiple of its step after tn, which is earliest for the finest level. So a selection
+ * needs only the bodies' levels, not their ticks. */
+GC_HD int gc_hermite_on_grid(int64_t t, int level)
+{
+    return (t & (GC_HERMITE_TICKS(level) - 1)) == 0;
+}
+
+GC_HD int gc_hermite_due_level(int64_t tn)
+{
+    int z;
+    if (tn <= 0)
+        return 0;
+#ifdef __CUDA_ARCH__
+    z = __ffsll(tn) - 1;
+#else
+    z = __builtin_ctzll((unsigned long long)tn);
+#endif
+    return z >= GC_HERMITE_LEVELS ? 0 : GC_HERMITE_LEVELS - z;
+}
+
+GC_HD int64_t gc_hermite_next_due(int64_t tn, int level)
+{
+    const int64_t step = GC_HERMITE_TICKS(level);
+    return (tn & ~(step - 1)) + step;
+}
+
 #endif

@@ -177,6 +177,17 @@ static __global__ void __launch_bounds__(HT) h_select_min(gc_cuda_hermite H)
     }
 }
 
+static __device__ __forceinline__ unsigned warp_or(unsigned v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(0xffffffffu, v);
+#else
+    for (int off = 16; off > 0; off >>= 1)
+        v |= __shfl_xor_sync(0xffffffffu, v, off);
+    return v;
+#endif
+}
+
 /* Whether body i, key position b of the thread's sixteen, is due at tn (lvl: its
  * gc_hermite_due_level); a body off the grid that is not due has its next tick folded into
  * rest. */
@@ -225,8 +236,8 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     /* Sixteen keys a thread in one load (key_of): a warp whose bodies are neither due nor
      * off the grid is done after four byte compares, and those bodies' next ticks follow
      * from the finest of their levels (per byte: 1 + level, 0 for none). Warp-uniform
-     * loops: every lane takes part in the ballots. The list holds this rank's due bodies; every
-     * rank's are counted too (the counters report those). */
+     * loops: every lane takes part in the ballots. The list holds this rank's due bodies;
+     * every rank's are counted too (the counters report those). */
     const int lvl = gc_hermite_due_level(tn);
     const unsigned l4 = 0x01010101u * (unsigned)lvl;
     const int words = (H.n + 15) / 16;
@@ -246,7 +257,7 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
             need |= ((f & 1u) | (f >> 7 & 2u) | (f >> 14 & 4u) | (f >> 21 & 8u)) << (4 * c);
             finest = __vmaxu4(finest, __vcmpltu4(kw[c], l4) & __vadd4(kw[c], 0x01010101u));
         }
-        need = __reduce_or_sync(0xffffffffu, need);
+        need = warp_or(need);
         if (!need)
             continue;
         /* two passes over them, so that the warp takes its slots with one atomic */

@@ -357,8 +357,8 @@ static enum gc_status derivs(struct gc_backend *b, double *acc, double *jerk, do
  * kernels. The copies after the one that ends the loop find nothing due and return. */
 #define LOOP_STEPS 8
 /* Records LOOP_STEPS calls of body into the body graph of a conditional while node whose
- * condition the selection kernels set. Returns 0 when this driver or runtime cannot (the caller then
- * loops on the host); the stream is left usable either way. */
+ * condition the selection kernels set. Returns 0 when this driver or runtime cannot (the
+ * caller then loops on the host); the stream is left usable either way. */
 static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
                        enum gc_status (*body)(void *), void *ctx)
 {

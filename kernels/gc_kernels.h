@@ -103,6 +103,11 @@ struct gc_cuda_hermite_ctl {
     unsigned long long loop_steps[GC_HERMITE_TIME_BINS], loop_ns[GC_HERMITE_TIME_BINS];
 };
 
+/* gc_cuda_hermite.key's flag for a tick off its level's grid (tested by the tick), and
+ * its padding past n (never due). */
+#define GC_CUDA_KEY_OFF 0x80u
+#define GC_CUDA_KEY_PAD 0xffu
+
 /* Device arrays and settings, passed to every kernel by value. */
 struct gc_cuda_hermite {
     double *x, *v, *a, *j, *s, *c; /* 3n each: state at each body's own time */
@@ -111,9 +116,9 @@ struct gc_cuda_hermite {
                                     * source, 4 float4s (hermite.cu's jrec) */
     long long *t;                  /* n ticks */
     unsigned char *level;          /* n levels */
-    unsigned char *key;            /* n, padded to 16 with 0xff: the level, | 0x80 where the
-                                    * tick is off its step's grid (hermite.cu's key_of): what
-                                    * the selection reads */
+    unsigned char *key;            /* n, padded to 16 with GC_CUDA_KEY_PAD: the level, or
+                                    * GC_CUDA_KEY_OFF where the tick is off its step's grid
+                                    * (hermite.cu's key_of): what the selection reads */
     int *active;                   /* active list (count in ctl) */
     double *part;                  /* j-slice partial sums, gc_cuda_hermite_part_doubles */
     double *xv, *vv;               /* 3n each: the view (every body at one time) */

@@ -30,7 +30,7 @@ static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
  * (gc_hermite_due_level, gc_hermite_next_due) and reads one byte a body instead of nine.
  * KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state not yet
  * corrected): those are tested by the tick itself. */
-#define KEY_OFF 0x80u
+#define KEY_OFF GC_CUDA_KEY_OFF
 #define KEY_LEVEL 0x3fu
 
 static __device__ __forceinline__ unsigned char key_of(long long t, int level)
@@ -244,8 +244,9 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
     unsigned finest = 0;
     for (int base = blockIdx.x * HT + (threadIdx.x & ~31); base < words; base += gridDim.x * HT) {
         const int w = base + lane;
+        const unsigned pad = 0x01010101u * GC_CUDA_KEY_PAD;
         const uint4 k4 = w < words ? __ldg(reinterpret_cast<const uint4 *>(H.key) + w)
-                                   : make_uint4(~0u, ~0u, ~0u, ~0u);
+                                   : make_uint4(pad, pad, pad, pad);
         const unsigned kw[4] = {k4.x, k4.y, k4.z, k4.w};
         /* the key positions (0-15) whose body is due or off the grid in some lane: one
          * trip each of the loops below (one at m = 1), written once rather than unrolled,

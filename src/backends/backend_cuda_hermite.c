@@ -83,8 +83,8 @@ static enum gc_status alloc_state(struct cuda_hermite *h, size_t n)
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.level, n));
     GC_CUDA_TRY(cudaMemset(h->d.level, 0, n));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.key, (n + 15) & ~(size_t)15));
-    GC_CUDA_TRY(cudaMemset(h->d.key, 0xff, (n + 15) & ~(size_t)15)); /* padding: never due */
-    GC_CUDA_TRY(cudaMemset(h->d.key, 0x80, n)); /* off the grid: tested by the tick */
+    GC_CUDA_TRY(cudaMemset(h->d.key, GC_CUDA_KEY_PAD, (n + 15) & ~(size_t)15));
+    GC_CUDA_TRY(cudaMemset(h->d.key, GC_CUDA_KEY_OFF, n)); /* tested by the tick until corrected */
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.active, n * sizeof(int)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.part, part * sizeof(double)));
     GC_CUDA_TRY(cudaMalloc((void **)&h->d.ctl, sizeof *h->d.ctl));

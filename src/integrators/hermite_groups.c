@@ -375,9 +375,9 @@ static enum gc_status fresh_derivatives(struct gc_hermite_groups *g, int64_t t)
         g->fresh[i] = 0;
         lv = gc_hermite_new_level(-1, gc_hermite_criterion_start(g->eta_start, r->a, r->j, r->s),
                                   0, g->dt_max);
-        while (lv >= 0 && lv < GC_HERMITE_LEVELS - 1 && t % GC_HERMITE_TICKS(lv) != 0)
+        while (lv >= 0 && lv < GC_HERMITE_LEVELS - 1 && !gc_hermite_on_grid(t, lv))
             lv++;
-        if (lv < 0 || t % GC_HERMITE_TICKS(lv) != 0) {
+        if (lv < 0 || !gc_hermite_on_grid(t, lv)) {
             gc_log_error("regularisation: body %zu needs a step below dt_max / 2^%d at "
                          "t = %.10g even as a group's centre (give a larger --ar-radius)", i,
                          GC_HERMITE_LEVELS, tt);

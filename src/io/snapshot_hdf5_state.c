@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hermite_formulas.h"
 #include "log.h"
 #include "snapshot_hdf5_reader.h"
 
@@ -112,7 +113,7 @@ enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, s
             rec[i].t = ticks[i];
             rec[i].level = levels[i];
             if (levels[i] >= GC_HERMITE_LEVELS || ticks[i] < 0 ||
-                ticks[i] % GC_HERMITE_TICKS(levels[i]) != 0) {
+                !gc_hermite_on_grid(ticks[i], (int)levels[i])) {
                 gc_log_error("%s: /IntegratorState body %zu: level %u, tick %lld (expected a "
                              "level below %d and a tick >= 0 that is a multiple of the "
                              "level's step)", r->name, r0 + i, (unsigned)levels[i], ticks[i],

@@ -220,6 +220,12 @@ GC_HD double gc_hermite_criterion_start(double eta_start, const double a[3], con
     return eta_start * t;
 }
 
+/* Whether tick t is a multiple of level's step ("on its grid"). */
+GC_HD int gc_hermite_on_grid(int64_t t, int level)
+{
+    return (t & (GC_HERMITE_TICKS(level) - 1)) == 0;
+}
+
 /* The level of the next step of a body that has just reached tick t at level `level`, for a
  * requested step dt_req (N-body units; level k steps dt_max / 2^k). The step halves as often
  * as needed; it doubles (once) only when dt_req allows twice the step and t is a multiple of
@@ -237,23 +243,17 @@ GC_HD int gc_hermite_new_level(int level, double dt_req, int64_t t, double dt_ma
             return -1;
         dt *= 0.5;
     }
-    if (level >= 0 && k == level && k > 0 && dt_req >= 2.0 * dt &&
-        t % GC_HERMITE_TICKS(k - 1) == 0)
+    if (level >= 0 && k == level && k > 0 && dt_req >= 2.0 * dt && gc_hermite_on_grid(t, k - 1))
         k--;
     return k;
 }
 
-/* The block tick tn against bodies whose ticks are multiples of their steps (what
+/* The block tick tn against bodies whose ticks are on their levels' grids (what
  * gc_hermite_new_level keeps) and behind tn: such a body is due at tn exactly when its step
  * divides tn, that is when its level is at least gc_hermite_due_level(tn) (0 when every step
  * divides tn); one not due is next due at gc_hermite_next_due(tn, its level), the first
  * multiple of its step after tn, which is earliest for the finest level. So a selection
  * needs only the bodies' levels, not their ticks. */
-GC_HD int gc_hermite_on_grid(int64_t t, int level)
-{
-    return (t & (GC_HERMITE_TICKS(level) - 1)) == 0;
-}
-
 GC_HD int gc_hermite_due_level(int64_t tn)
 {
     int z;

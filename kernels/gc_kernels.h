@@ -133,9 +133,8 @@ struct gc_cuda_hermite {
     int pdl; /* 1: the force pass and the correction launch as programmatic dependents
               * (sm_90): each may start while the kernel before it drains */
     size_t l2_window; /* bytes of jr from its start kept in the L2's persisting part (0: no
-                       * window), l2_hit of them: at 2^20 bodies the records (72 MB) pass
-                       * the L2, and a stream over them would evict each before its reuse */
-    float l2_hit;
+                       * window): at 2^20 bodies the records (67 MB) pass the L2, and a
+                       * stream over them would evict each before its reuse */
 };
 
 /* Blocks of the fixed launch shape for this order; negative: -cudaError_t. */

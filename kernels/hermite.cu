@@ -1151,7 +1151,7 @@ static int launch_step(const gc_cuda_hermite *h, bool window, cudaStream_t s,
         at[na].id = cudaLaunchAttributeAccessPolicyWindow;
         at[na].val.accessPolicyWindow.base_ptr = h->jr;
         at[na].val.accessPolicyWindow.num_bytes = h->l2_window;
-        at[na].val.accessPolicyWindow.hitRatio = h->l2_hit;
+        at[na].val.accessPolicyWindow.hitRatio = 1.0f;
         at[na].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
         at[na].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
         na++;

@@ -28,14 +28,13 @@ static __device__ __forceinline__ double tick_of(const gc_cuda_hermite &H)
 /* A body's key (gc_cuda_hermite.key): its level where its tick is a multiple of its step,
  * which every correction leaves true, so that the selection needs the level only
  * (gc_hermite_due_level, gc_hermite_next_due) and reads one byte a body instead of nine.
- * KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state not yet
- * corrected): those are tested by the tick itself. */
-#define KEY_OFF GC_CUDA_KEY_OFF
+ * GC_CUDA_KEY_OFF marks a tick off that grid (a regularised group's parked slots, a state
+ * not yet corrected): those are tested by the tick itself. */
 #define KEY_LEVEL 0x3fu
 
 static __device__ __forceinline__ unsigned char key_of(long long t, int level)
 {
-    return (unsigned char)(level | (gc_hermite_on_grid(t, level) ? 0u : KEY_OFF));
+    return (unsigned char)(level | (gc_hermite_on_grid(t, level) ? 0u : GC_CUDA_KEY_OFF));
 }
 
 static __device__ __forceinline__ void load3(const double *p, int i, double out[3])
@@ -197,7 +196,7 @@ static __device__ __forceinline__ int due_key(const gc_cuda_hermite &H, const un
 {
     const unsigned word = b < 8 ? (b < 4 ? kw[0] : kw[1]) : (b < 12 ? kw[2] : kw[3]);
     const unsigned k = (word >> (8 * (b & 3))) & 0xffu;
-    if (!(k & KEY_OFF))
+    if (!(k & GC_CUDA_KEY_OFF))
         return (int)k >= lvl;
     if (i >= H.n)
         return 0;

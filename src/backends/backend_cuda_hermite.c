@@ -367,7 +367,7 @@ static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
     cudaGraphNode_t node;
     cudaGraph_t captured = NULL;
     cudaError_t e;
-    enum gc_status st;
+    enum gc_status st = GC_OK;
     free_graph(h);
     e = cudaGraphCreate(&h->graph, 0);
     if (e == cudaSuccess)
@@ -386,8 +386,7 @@ static int record_loop(struct cuda_ctx *c, struct cuda_hermite *h,
     if (e != cudaSuccess)
         goto fail;
     h->d.cond = (unsigned long long)handle;
-    st = body(ctx);
-    for (int k = 1; k < LOOP_STEPS && st == GC_OK; k++)
+    for (int k = 0; k < LOOP_STEPS && st == GC_OK; k++)
         st = body(ctx);
     h->d.cond = 0;
     e = cudaStreamEndCapture(c->stream, &captured);

@@ -31,6 +31,18 @@ static void check_due_level(int64_t tn)
         }
 }
 
+/* Every level against the definition "on the grid iff its step divides t". */
+static void check_on_grid(int64_t t)
+{
+    for (int k = 0; k < GC_HERMITE_LEVELS; k++)
+        if (gc_hermite_on_grid(t, k) != (t % GC_HERMITE_TICKS(k) == 0)) {
+            fprintf(stderr, "t = %lld: level %d, on the grid %d\n", (long long)t, k,
+                    gc_hermite_on_grid(t, k));
+            CHECK(0);
+            return;
+        }
+}
+
 static void fixed_cases(void)
 {
     const int64_t top = GC_HERMITE_TICKS(0);
@@ -47,10 +59,16 @@ static void fixed_cases(void)
     CHECK(gc_hermite_on_grid(6, GC_HERMITE_LEVELS - 1));
     CHECK(!gc_hermite_on_grid(7, GC_HERMITE_LEVELS - 1));
     CHECK(!gc_hermite_on_grid(INT64_MAX / 4, 0)); /* a parked slot's tick */
-    for (int r = 0; r < 100000; r++)
-        check_due_level((int64_t)(next_random() >> 20)); /* up to ~4,000 dt_max */
-    for (int k = 0; k < GC_HERMITE_LEVELS; k++)
-        check_due_level(GC_HERMITE_TICKS(k) * (int64_t)(1 + next_random() % 1000));
+    for (int r = 0; r < 100000; r++) {
+        const int64_t t = (int64_t)(next_random() >> 20); /* up to ~4,000 dt_max */
+        check_due_level(t);
+        check_on_grid(t);
+    }
+    for (int k = 0; k < GC_HERMITE_LEVELS; k++) {
+        const int64_t t = GC_HERMITE_TICKS(k) * (int64_t)(1 + next_random() % 1000);
+        check_due_level(t);
+        check_on_grid(t);
+    }
 }
 
 #define NB 512

@@ -7,7 +7,7 @@ if(GC_HAVE_HDF5)
   # here: imported targets are visible only in the folder that found them).
   find_package(HDF5 COMPONENTS C QUIET)
   add_executable(make_bad_snapshots ${CMAKE_CURRENT_SOURCE_DIR}/io/make_bad_snapshots.c)
-  target_link_libraries(make_bad_snapshots PRIVATE gc_io)
+  target_link_libraries(make_bad_snapshots PRIVATE gc_io ZLIB::ZLIB)
   if(TARGET hdf5::hdf5)
     target_link_libraries(make_bad_snapshots PRIVATE hdf5::hdf5)
   else()

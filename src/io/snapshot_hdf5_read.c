@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdf5_chunk_check.h"
 #include "hdf5_read_driver.h"
 #include "io.h"
 #include "log.h"
@@ -40,7 +41,8 @@ static void group_close(struct group *gr)
  * a conversion buffer per value; a corrupt chunk index asked for 4 GB to read 5 IDs
  * (found by fuzzing under a memory limit). A value is at most 16 bytes (long double);
  * stored data, compressed or not, at most its raw size plus deflate's worst-case overhead;
- * a chunk at most the dataset or 16 MiB, whichever is larger. */
+ * a chunk at most the dataset or 16 MiB, whichever is larger, and each stored chunk
+ * one whole chunk once decoded (hdf5_chunk_check.c). */
 const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
 {
     const size_t size = H5Tget_size(t);
@@ -61,6 +63,8 @@ const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
             bytes *= chunk[k];
         if (rank < 1 || bytes > (raw > ((hsize_t)16 << 20) ? raw : (hsize_t)16 << 20))
             why = "has chunks larger than the dataset";
+        else
+            why = gc_hdf5_chunks_insane(d, dcpl, chunk, rank, bytes);
     }
     close_id(&dcpl, H5Pclose);
     return why;

@@ -1,9 +1,11 @@
 /* Writes broken HDF5 snapshots (and look-alikes) into a folder, for the bad-input tests. */
 /* SPDX-License-Identifier: MIT */
 #include <hdf5.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "bodies.h"
 #include "snapshot_hdf5.h"
@@ -146,6 +148,34 @@ static void done(hid_t f)
 {
     if (H5Fclose(f) < 0)
         fail("close");
+}
+
+/* PartType1/Coordinates (3 x 3 float32, one chunk) again through the filters named in
+ * `pipe` (S shuffle, D deflate, F Fletcher-32), written by libhdf5; with `stored`, its
+ * chunk is instead stored as those `len` bytes with filter mask `skip` (H5Dwrite_chunk). */
+static void rechunk(const char *name, const char *pipe, const void *stored, size_t len,
+                    uint32_t skip)
+{
+    hsize_t dims[2] = {3, 3}, offset[2] = {0, 0};
+    float v[9];
+    hid_t f = open_rw(name), d = H5Dopen2(f, "PartType1/Coordinates", H5P_DEFAULT);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), sp = H5Screate_simple(2, dims, NULL);
+    herr_t e = d >= 0 ? H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) : -1;
+    H5Dclose(d);
+    H5Ldelete(f, "PartType1/Coordinates", H5P_DEFAULT);
+    e |= H5Pset_chunk(dcpl, 2, dims);
+    for (const char *c = pipe; *c; c++)
+        e |= *c == 'S' ? H5Pset_shuffle(dcpl) : *c == 'D' ? H5Pset_deflate(dcpl, 6)
+                                                          : H5Pset_fletcher32(dcpl);
+    d = H5Dcreate2(f, "PartType1/Coordinates", H5T_IEEE_F32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (e < 0 || d < 0 ||
+        (stored ? H5Dwrite_chunk(d, H5P_DEFAULT, skip, offset, len, stored)
+                : H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)) < 0)
+        fail(name);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Pclose(dcpl);
+    done(f);
 }
 
 int main(int argc, char **argv)
@@ -356,6 +386,25 @@ int main(int argc, char **argv)
         if (out)
             fclose(out);
         free(buf);
+    }
+
+    /* Chunked coordinates through shuffle, deflate and Fletcher-32, as writers store them. */
+    rechunk("filters.hdf5", "SDF", NULL, 0, 0);
+    /* Chunks that decode to less than a chunk, which libhdf5 1.10 reads past: */
+    {
+        static const unsigned char bytes[20] = {1, 2, 3};
+        unsigned char z[64];
+        uLongf zlen = sizeof z;
+        /* stored plain, as 20 bytes; */
+        rechunk("chunk_plain_short.hdf5", "", bytes, sizeof bytes, 0);
+        /* deflate skipped by the filter mask (found by fuzzing), shuffle applied; */
+        rechunk("chunk_filter_skipped.hdf5", "SD", bytes, sizeof bytes, 2);
+        /* a whole deflate stream of 20 bytes; */
+        if (compress2(z, &zlen, bytes, sizeof bytes, 6) != Z_OK)
+            fail("compress2");
+        rechunk("chunk_short_deflate.hdf5", "D", z, zlen, 0);
+        /* and bytes that are not a deflate stream at all. */
+        rechunk("chunk_not_deflate.hdf5", "D", bytes, sizeof bytes, 0);
     }
 
     /* A valid text table under an HDF5 name. */

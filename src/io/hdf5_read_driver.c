@@ -96,9 +96,15 @@ static haddr_t r_get_eof(const H5FD_t *file, H5FD_mem_t type)
     return ((const struct rfile *)file)->eof;
 }
 
+/* Zeros stand in for at most this many bytes past the file's end in one read. libhdf5
+ * reads a few hundred bytes past small objects at a file's end; a corrupt superblock of a
+ * 74-byte file claimed an 800 MB driver block there (found by fuzzing), which would be
+ * zeroed in full, all of it resident. */
+#define PAST_END_MAX ((haddr_t)64 << 10)
+
 /* Bytes of the file's allocated space (up to the end of allocation, eoa) that lie past its
- * end read as zeros, as with libhdf5's own drivers; a range that leaves that space, or
- * wraps around, is an error. */
+ * end read as zeros, as with libhdf5's own drivers, up to PAST_END_MAX; a range that
+ * leaves that space, reaches further past the end, or wraps around, is an error. */
 static herr_t r_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
                      void *buf)
 {
@@ -109,6 +115,8 @@ static herr_t r_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, si
     (void)type;
     (void)dxpl;
     if (addr == HADDR_UNDEF || addr > limit || size > limit - addr)
+        return -1;
+    if (addr + size > f->eof && addr + size - f->eof > PAST_END_MAX)
         return -1;
     have = addr >= f->eof ? 0 : (f->eof - addr < size ? (size_t)(f->eof - addr) : size);
     if (f->fd < 0) {

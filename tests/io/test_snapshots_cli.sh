@@ -101,6 +101,9 @@ expect 0 "filters.hdf5: snapshot of 9 bodies at t = 0.5" -- --data "$d/filters.h
 if ! cmp -s "$d/filters.tab" "$d/good.tab"; then
     echo "FAIL: filters.hdf5 does not read as good.hdf5 does"; fail=$((fail + 1))
 fi
+# A 74-byte file whose superblock claims an 800 MB driver block past its end (found by
+# fuzzing): refused at once, not read as 800 MB of zeros (the corpus replay checks memory).
+expect 1 "libhdf5_driver_block_800mb.hdf5: not a readable HDF5 file \(truncated or corrupt\?\)" -- --data "$corpus/libhdf5_driver_block_800mb.hdf5" "${run[@]}"
 # A local heap claiming 4 GB (found by fuzzing): libhdf5 reserves it, fails to read it, and
 # the reader says so.
 expect 2 "libhdf5_local_heap_4gb.hdf5: cannot look up /Header: the file's group structure is corrupt" -- --data "$corpus/libhdf5_local_heap_4gb.hdf5" "${run[@]}"

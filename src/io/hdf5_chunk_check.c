@@ -121,6 +121,9 @@ const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int
     }
     p.n = nf;
     for (int k = 0; k < rank; k++)
+        if (chunk[k] == 0)
+            return "has a chunk layout that cannot be read";
+    for (int k = 0; k < rank; k++)
         if (dims[k] == 0)
             return NULL; /* no chunks */
     /* Every chunk of the grid, in row-major order; unallocated ones read as fill values. */

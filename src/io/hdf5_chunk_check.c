@@ -139,7 +139,7 @@ const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int
             break;
         }
         if (addr != HADDR_UNDEF) {
-            if (stored > chunk_bytes + chunk_bytes / 8 + 4096) {
+            if (stored > stored_max(chunk_bytes)) {
                 why = "has a chunk stored larger than its values can fill";
                 break;
             }

@@ -51,6 +51,13 @@ static inline void close_id(hid_t *id, herr_t (*fn)(hid_t))
     *id = H5I_INVALID_HID;
 }
 
+/* The most bytes `raw` bytes of values can take stored, compressed or not: deflate's
+ * worst-case growth is well under an eighth, plus room for its header and a checksum. */
+static inline hsize_t stored_max(hsize_t raw)
+{
+    return raw + raw / 8 + 4096;
+}
+
 /* Moves rows [r0, r0 + k) of a 1-D (cols == 0) or n x cols dataset between file and buf. */
 static inline herr_t rows_io(hid_t d, int write, hid_t mem_type, void *buf, hsize_t r0,
                              hsize_t k, hsize_t cols)

@@ -52,7 +52,7 @@ const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
     const char *why = NULL;
     if (size == 0 || size > 16)
         return "has values of an impossible size";
-    if (stored > raw + raw / 8 + 4096)
+    if (stored > stored_max(raw))
         return "claims more storage than its values can fill";
     dcpl = H5Dget_create_plist(d);
     if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED) {

@@ -36,5 +36,3 @@ target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kerne
 gc_add_test(test_hermite_timeline test_hermite_timeline.c)
 # The layers of src/ and kernels/: every include points to a lower layer (tools/layering.sh).
 add_test(NAME test_layering COMMAND bash ${CMAKE_SOURCE_DIR}/tools/layering.sh ${CMAKE_SOURCE_DIR})
-# No source file of src/ above 600 lines.
-add_test(NAME test_file_sizes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/check_file_sizes.sh ${CMAKE_SOURCE_DIR})

@@ -7,14 +7,16 @@
 #include "log.h"
 
 struct leapfrog {
-    double time;     /* time of the current (synchronised) state */
+    double t0;       /* the simulation's time at the start: 0, or where a run continues from */
+    double time;     /* time of the current (synchronised) state, from t0 */
     uint64_t steps;  /* steps since start */
 };
 
-static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
+static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies, double t)
 {
     struct leapfrog *lf = in->ctx;
     (void)bodies; /* the backend already holds them in the float layout leapfrog uses */
+    lf->t0 = t;
     lf->time = 0.0;
     lf->steps = 0;
     /* The kick-drift-kick step expects accelerations that match the positions on entry. */
@@ -53,9 +55,10 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
 
 /* The whole steps that bring the clock nearest to t_end; time counts steps of the current dt
  * (dt may change between calls, so the clock is a sum, not steps x dt). */
-static enum gc_status advance(struct gc_integrator *in, double t_end)
+static enum gc_status advance(struct gc_integrator *in, double t)
 {
     struct leapfrog *lf = in->ctx;
+    const double t_end = t - lf->t0;
     const double want = floor((t_end - lf->time) / in->p.dt + 0.5);
     unsigned long k;
     enum gc_status st;
@@ -73,7 +76,8 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
 
 static double time_of(const struct gc_integrator *in)
 {
-    return ((const struct leapfrog *)in->ctx)->time;
+    const struct leapfrog *lf = in->ctx;
+    return lf->t0 + lf->time;
 }
 
 /* Accelerations depend on positions only, so the scheme stays consistent when dt changes

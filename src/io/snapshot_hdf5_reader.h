@@ -54,8 +54,10 @@ const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n);
 enum gc_status gc_snapshot_hdf5_open_group(const struct gc_snapshot_reader *r, const char *name,
                                            hid_t *g);
 
-/* /IntegratorState (when present) into run->records: one record per body, in run order;
- * run->nrecords = n when read. Problems are logged; the run's records are freed on error. */
+/* /IntegratorState (when present) into run->state: each of its datasets (n rows, one a
+ * body in run order, of integers or floating-point numbers) a field, read as int64 or
+ * float64, and its floating-point attributes as named numbers; what the fields mean is the
+ * scheme's to read and check. Problems are logged; run's state is freed on error. */
 enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, size_t n,
                                            struct gc_snapshot_run *run);
 

@@ -142,10 +142,10 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         if (src.format == GC_IO_HDF5 && (o->n == 0 || o->n == all.n)) {
             if (restart) {
                 restart->run = run;
+                restart->run.state.time = src.time;
                 restart->time = src.time;
                 restart->sim.time = src.time;
-                restart->sim.records = run.records;
-                restart->sim.nrecords = run.nrecords;
+                restart->sim.state = run.state.nfields ? &restart->run.state : NULL;
                 restart->sim.integrator = restart->run.integrator;
                 restart->sim.eps = run.eps;
                 restart->sim.eta = run.eta;
@@ -157,7 +157,7 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                 gc_log_info("%s: snapshot of %zu bodies at t = %.9g%s: the run continues from "
                             "there (%s, eps %g%s)", o->data, all.n, src.time, myr,
                             o->params.integrator, o->params.eps,
-                            run.records ? ", with its integrator state" : "");
+                            run.state.nfields ? ", with its integrator state" : "");
             } else if (o->units == GC_UNITS_GALAXY) {
                 gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr)", o->data,
                             all.n, src.time, src.time * GC_MYR_PER_TIME_UNIT);

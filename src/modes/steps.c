@@ -43,7 +43,7 @@ static void print_row(const struct gc_options *o, const struct gc_sim *s,
 /* Under a row, with regularisation on: the groups and the hardest binary. */
 static void print_groups(const struct gc_sim *s)
 {
-    struct gc_hermite_groups_report r;
+    struct gc_groups_report r;
     const size_t n = gc_sim_groups(s, &r, NULL);
     if (!(r.radius > 0.0))
         return;
@@ -61,7 +61,7 @@ static void print_groups(const struct gc_sim *s)
 
 static void warn_energy(const struct gc_sim *s, double de, int *warned)
 {
-    struct gc_hermite_groups_report r;
+    struct gc_groups_report r;
     if (*warned || !(fabs(de) > ENERGY_WARN) ||
         !gc_integrator_has(gc_sim_scheme(s), GC_INTEGRATOR_BLOCK_STEPS))
         return;
@@ -102,7 +102,7 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
            gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
            2.0 * d->kinetic / fabs(d->potential));
     {
-        struct gc_hermite_groups_report r;
+        struct gc_groups_report r;
         gc_sim_groups(s, &r, NULL);
         if (r.radius > 0.0)
             printf("# regularisation radius %.6g (closer bodies form a group; --ar-radius)\n",

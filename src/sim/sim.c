@@ -114,12 +114,13 @@ void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim 
     s->on_step_ctx = ctx;
 }
 
-/* Why a recorded state cannot be taken as it is; NULL when it can. */
+/* Why a recorded state cannot be taken as it is; NULL when it can (the scheme's restore
+ * may still refuse it, saying why). */
 static const char *state_mismatch(const struct gc_sim *s, const struct gc_bodies *bodies)
 {
     const struct gc_sim_restart *r = s->restart;
     const struct gc_integrator *in = s->integrator;
-    if (r->nrecords != bodies->n)
+    if (r->state->n != bodies->n)
         return "it holds another number of bodies (-n thinned them)";
     if (!r->integrator || strcmp(r->integrator, in->iface->name) != 0)
         return "it is another integrator's";
@@ -127,66 +128,44 @@ static const char *state_mismatch(const struct gc_sim *s, const struct gc_bodies
         return "eps, eta or dt_max differ from the snapshot's";
     if (s->comm->size > 1)
         return "the run is over several ranks";
-    if (!in->iface->resume || !gc_backend_hermite_has_state(s->backend))
-        return "this backend cannot take it";
+    if (!in->iface->restore)
+        return "this integrator cannot take one";
     return NULL;
 }
 
-/* The scheme's first state: fresh (start), or a snapshot's recorded one (resume). The
- * scheme's clock counts from s->t0: a restart's time, or for block steps the block time at
- * or before it that the recorded ticks are shifted by (a whole number of dt_max, so that
- * the commensurability of every step with its time is as it was). */
+/* The scheme's first state: fresh (start), or a snapshot's recorded one (restore), from the
+ * restart's time. */
 static enum gc_status begin_at(struct gc_sim *s, const struct gc_bodies *bodies)
 {
     const struct gc_sim_restart *r = s->restart;
     struct gc_integrator *in = s->integrator;
-    const int block = gc_integrator_has(in->iface, GC_INTEGRATOR_BLOCK_STEPS);
-    const char *why = r && r->records ? state_mismatch(s, bodies) : NULL;
-    struct gc_hermite_record *shifted;
+    const char *why = r && r->state ? state_mismatch(s, bodies) : NULL;
+    const double t0 = r ? r->time : 0.0;
     enum gc_status st;
-    s->t0 = r ? r->time : 0.0;
-    s->t0_ticks = 0;
-    s->time = s->t0;
-    if (!r || !r->records || why) {
-        if (why && s->comm->rank == 0)
-            gc_log_warn("the snapshot's %s state is not used (%s): rebuilt from its bodies, "
-                        "so the run does not continue exactly", r->integrator ? r->integrator
-                        : "integrator", why);
-        return in->iface->start(in, bodies);
+    s->time = t0;
+    if (r && r->state && !why) {
+        struct gc_state at = *r->state;
+        at.time = t0;
+        st = in->iface->restore(in, bodies, &at);
+        if (st != GC_ERR_UNSUPPORTED)
+            return st;
+        why = "see above";
     }
-    if (block) {
-        const double q = floor(r->time / in->p.dt_max + 1e-9);
-        s->t0 = q * in->p.dt_max;
-        s->t0_ticks = (int64_t)q << GC_HERMITE_LEVELS;
-    }
-    shifted = malloc(bodies->n * sizeof *shifted);
-    if (!shifted) {
-        gc_log_error("out of memory for the integrator state of %zu bodies", bodies->n);
-        return GC_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < bodies->n; i++) {
-        shifted[i] = r->records[i];
-        shifted[i].t -= s->t0_ticks;
-    }
-    st = in->iface->resume(in, bodies, shifted, r->time - s->t0);
-    free(shifted);
-    return st;
+    if (why && s->comm->rank == 0)
+        gc_log_warn("the snapshot's %s state is not used (%s): rebuilt from its bodies, so the "
+                    "run does not continue exactly", r->integrator ? r->integrator : "integrator",
+                    why);
+    return in->iface->start(in, bodies, t0);
 }
 
-int gc_sim_has_state(const struct gc_sim *s)
+enum gc_status gc_sim_save(struct gc_sim *s, struct gc_state *st)
 {
-    return s->live && s->integrator->iface->save && gc_backend_hermite_has_state(s->backend);
-}
-
-enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all)
-{
-    enum gc_status st;
-    if (!gc_sim_has_state(s))
+    struct gc_integrator *in = s->integrator;
+    memset(st, 0, sizeof *st);
+    if (!s->live || !in->iface->save)
         return GC_ERR_UNSUPPORTED;
-    st = s->integrator->iface->save(s->integrator, all);
-    for (size_t i = 0; st == GC_OK && i < s->n; i++)
-        all[i].t += s->t0_ticks;
-    return st;
+    st->memory = GC_STATE_HOST;
+    return in->iface->save(in, st);
 }
 
 /* Upload, split over ranks, start the scheme: the part shared by init and reset. */
@@ -294,14 +273,14 @@ enum gc_status gc_sim_advance(struct gc_sim *s, double t)
     if (gc_sim_leads(s))
         st = gc_sim_announce(s, GC_SIM_OP_ADVANCE, t, NULL);
     if (st == GC_OK)
-        st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t - s->t0));
+        st = gc_sim_settle(s, s->integrator->iface->advance(s->integrator, t));
     /* The clock shows the time asked for where the scheme lands on it; leapfrog rounds to
      * whole steps, so its own clock is the truth, and so is any scheme's that stopped
      * early on request. */
     if (st == GC_OK)
         s->time = s->integrator->iface->predict && !s->integrator->stopped
                       ? t
-                      : s->t0 + s->integrator->iface->time(s->integrator);
+                      : s->integrator->iface->time(s->integrator);
     if (st == GC_OK && s->integrator->stopped)
         st = GC_ERR_INTERRUPTED;
     return st;
@@ -341,7 +320,7 @@ enum gc_status gc_sim_set_dt(struct gc_sim *s, float dt)
 static enum gc_status synchronise_view(struct gc_sim *s)
 {
     struct gc_integrator *in = s->integrator;
-    return in->iface->predict ? in->iface->predict(in, s->time - s->t0) : GC_OK;
+    return in->iface->predict ? in->iface->predict(in, s->time) : GC_OK;
 }
 
 /* Rank 0 collects the parts of the other ranks: theirs are current only on them. */
@@ -371,7 +350,7 @@ static enum gc_status download(struct gc_sim *s, struct gc_bodies *dst)
     if (st == GC_OK)
         st = gc_backend_download(s->backend, dst);
     if (st == GC_OK && s->integrator->iface->physical)
-        st = s->integrator->iface->physical(s->integrator, s->time - s->t0, dst);
+        st = s->integrator->iface->physical(s->integrator, s->time, dst);
     return st != GC_OK ? st : gather(s, dst);
 }
 
@@ -440,7 +419,7 @@ const struct gc_sim_params *gc_sim_params(const struct gc_sim *s)
     return &s->p;
 }
 
-size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_groups_report *out,
                      int32_t *membership)
 {
     const struct gc_integrator *in = s->integrator;
@@ -456,7 +435,7 @@ size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *ou
 
 const int32_t *gc_sim_membership(struct gc_sim *s)
 {
-    struct gc_hermite_groups_report r;
+    struct gc_groups_report r;
     gc_sim_groups(s, &r, NULL);
     if (!(r.radius > 0.0))
         return NULL;

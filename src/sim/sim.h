@@ -9,8 +9,8 @@
 #include "bodies.h"
 #include "comm.h"
 #include "force.h"
-#include "hermite_timeline.h"
 #include "integrator.h"
+#include "state.h"
 #include "status.h"
 #include "units.h"
 
@@ -47,7 +47,7 @@ struct gc_sim_params {
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
     const char *regularize; /* Hermite close groups: "auto" (default, NULL too: on when eps
                              * is 0 and the steps are individual) or "off" */
-    double ar_tol;    /* regularisation tolerance; 0 = GC_AR_DEFAULT_TOL */
+    double ar_tol;    /* regularisation tolerance; 0 = the scheme's default */
     double ar_radius; /* regularisation radius; 0 = derived from the bodies */
 };
 
@@ -55,12 +55,10 @@ struct gc_sim_params {
  * with the settings that state is valid for. Not owned by the simulation; it must outlive
  * it (a reset starts from it again). */
 struct gc_sim_restart {
-    double time;                              /* the snapshot's time, N-body units */
-    const struct gc_hermite_record *records;  /* every body's Hermite state (absolute
-                                               * ticks), or NULL: rebuilt from the bodies */
-    size_t nrecords;
-    const char *integrator;                   /* the settings the records belong to: a */
-    double eps, eta, dt_max;                  /* run with others rebuilds the state */
+    double time;                  /* the snapshot's time, N-body units */
+    const struct gc_state *state; /* the scheme's state (state.h), or NULL: the bodies alone */
+    const char *integrator;       /* the settings the state belongs to: a run with */
+    double eps, eta, dt_max;      /* others rebuilds it from the bodies */
 };
 
 /* The viewer, headless mode, benchmarks and tests drive a simulation only through the
@@ -73,9 +71,6 @@ struct gc_sim {
     struct gc_force force;         /* forces and the exchange between ranks */
     struct gc_integrator *integrator; /* owned */
     double time;                   /* simulated time the caller advanced to, N-body units */
-    double t0;                     /* the integrator's clock starts here: a restart's time
-                                    * (Hermite: the block time at or before it); default 0 */
-    int64_t t0_ticks;              /* t0 in Hermite ticks (dt_max / 2^GC_HERMITE_LEVELS) */
     const struct gc_sim_restart *restart; /* not owned; NULL = the run starts at t = 0 */
     size_t n;                      /* bodies */
     int live;                      /* 1 from a successful init to free */
@@ -110,11 +105,12 @@ void gc_sim_free(struct gc_sim *s);
 enum gc_status gc_sim_init_at(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
                               const struct gc_bodies *bodies, const struct gc_sim_params *p,
                               const struct gc_sim_restart *restart);
-/* 1 when gc_sim_save_state can give the integrator's state (Hermite on a backend that can). */
-int gc_sim_has_state(const struct gc_sim *s);
-/* Every body's integrator state into all (n records, body order, ticks from t = 0), for a
- * snapshot a run can continue from exactly. GC_ERR_UNSUPPORTED when gc_sim_has_state is 0. */
-enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all);
+/* The scheme's whole state in host memory (st empty on entry; free it with
+ * gc_state_free_host), for a snapshot a run can continue from exactly: its fields beyond
+ * the bodies' positions and velocities. GC_ERR_UNSUPPORTED (not logged) when the scheme
+ * keeps no such state, or cannot give it now (Hermite with regularised groups, or on a
+ * backend that cannot hand it over): the snapshot then holds the bodies alone. */
+enum gc_status gc_sim_save(struct gc_sim *s, struct gc_state *st);
 /* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
 
@@ -172,7 +168,7 @@ const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
 /* The regularised close groups now: how many (0 when the scheme has none), their report
  * figures into out and each body's group (-1: none) into membership (n entries); both may
  * be NULL. */
-size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_groups_report *out,
                      int32_t *membership);
 /* Each body's group now (n entries, owned by the simulation, valid to the next call), or
  * NULL when the run regularises nothing (then snapshots carry no membership). */

@@ -77,8 +77,8 @@ enum gc_status gc_sim_announce(struct gc_sim *s, enum gc_sim_op op, double arg,
 
 enum gc_status gc_sim_settle(struct gc_sim *s, enum gc_status st)
 {
-    /* The force layer's shared error stopped every rank at the same block. */
-    if (st == GC_OK || s->comm->size == 1 || s->force.shared_error.error)
+    /* An error the scheme's ranks shared stopped every rank at the same step. */
+    if (st == GC_OK || s->comm->size == 1 || (s->integrator && s->integrator->failed_together))
         return st;
     return broken(s->comm, st);
 }

@@ -88,7 +88,7 @@ void gc_app_picture_to_gl(struct gc_app *a)
 /* The regularised close groups, as the report rows give them. */
 static void groups_info(const struct gc_sim *sim, struct gc_overlay_info *i)
 {
-    struct gc_hermite_groups_report g;
+    struct gc_groups_report g;
     i->groups = gc_sim_groups(sim, &g, NULL);
     i->groups_on = g.radius > 0.0;
     i->group_members = g.members;

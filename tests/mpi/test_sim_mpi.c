@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend_hermite.h"
 #include "check.h"
 #include "comm.h"
 #include "diagnostics.h"

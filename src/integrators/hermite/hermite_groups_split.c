@@ -1,10 +1,10 @@
 /* A group split into its parts: found by friends of friends, kept together while any two of them couple strongly. */
 /* SPDX-License-Identifier: MIT */
+#include "hermite_groups_split.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "hermite_groups_impl.h"
 
 /* Each part's mean square radius about its centre (ps, at roots of par), at least what
  * its orbit reaches: a bound part's members swing out to about twice a = sum m_i m_j /

@@ -1,38 +1,13 @@
 /* The two-way coupling of regularised groups and the bodies near them: exact member forces in place of the centre-of-mass point, added to the block's force pass. */
 /* SPDX-License-Identifier: MIT */
+#include "hermite_groups_couple.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "backend_hermite.h"
 #include "hermite_formulas.h"
-#include "hermite_groups_impl.h"
-
-int gc_hermite_groups_near(const struct gc_hermite_groups *g, const struct group *gr, int s)
-{
-    double d2 = 0.0;
-    for (int d = 0; d < 3; d++)
-        d2 += (g->rec[s].x[d] - g->rec[gr->cm].x[d]) * (g->rec[s].x[d] - g->rec[gr->cm].x[d]);
-    return d2 < gr->reach * gr->reach;
-}
-
-void gc_hermite_groups_update_reach(const struct gc_hermite_groups *g, struct group *gr)
-{
-    double x[3 * GC_AR_MAX_BODIES], v[3 * GC_AR_MAX_BODIES], size = 0.0, mm = 0.0;
-    const double *m = gc_ar_masses(gr->ar), e = gc_ar_energy(gr->ar);
-    gc_ar_state(gr->ar, x, v);
-    for (int q = 0; q < gr->k; q++) {
-        size = fmax(size, sqrt(x[3 * q] * x[3 * q] + x[3 * q + 1] * x[3 * q + 1] +
-                               x[3 * q + 2] * x[3 * q + 2]));
-        for (int r = q + 1; r < gr->k; r++)
-            mm += m[q] * m[r];
-    }
-    if (e < 0.0)
-        size = fmax(size, mm / -e); /* twice the a of a bound group: its apocentre */
-    gr->size = size;
-    gr->reach = fmax(GC_GROUP_PERTURBER_RADII * g->radius,
-                     size * cbrt(1.0 / GC_GROUP_TIDE_GAMMA));
-}
 
 /* A slot as point masses: a group's members (at the group's time) or the body itself. */
 struct side {
@@ -209,24 +184,15 @@ enum gc_status gc_hermite_groups_couple(struct gc_hermite_groups *g, const int *
     return st;
 }
 
-static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force *f);
-
-enum gc_status gc_hermite_groups_before_correct(struct gc_hermite_groups *g, struct gc_force *f)
-{
-    const double t0 = gc_clock_seconds();
-    const enum gc_status st = couple_block(g, f);
-    g->s_beside += gc_clock_seconds() - t0;
-    return st;
-}
-
-static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force *f)
+enum gc_status gc_hermite_groups_couple_block(struct gc_hermite_groups *g,
+                                              struct gc_backend *b)
 {
     int64_t t_next = INT64_MAX, *idx = NULL;
     size_t na = 0, nc = 0;
     double *acc = NULL, *jerk = NULL, tt;
     unsigned char *hit = NULL;
     enum gc_status st = GC_OK;
-    if (gc_hermite_groups_count(g) == 0)
+    if (gc_hermite_groups_alive(g) == 0)
         return GC_OK;
     for (size_t i = 0; i < g->n; i++)
         if (g->hm[i] > 0.0 && g->rec[i].t + GC_HERMITE_TICKS(g->rec[i].level) < t_next)
@@ -258,7 +224,7 @@ static enum gc_status couple_block(struct gc_hermite_groups *g, struct gc_force 
         memmove(&jerk[3 * nc], &jerk[3 * q], 3 * sizeof *jerk);
         idx[nc++] = g->units[q];
     }
-    st = gc_backend_hermite_perturb(f->backend, idx, acc, jerk, nc);
+    st = gc_backend_hermite_perturb(b, idx, acc, jerk, nc);
     if (st == GC_ERR_UNSUPPORTED)
         st = GC_OK; /* a backend without the slot: point-mass coupling */
 out:

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "hermite_groups_impl.h"
+#include "hermite_groups.h"
+#include "hermite_groups_state.h"
 #include "log.h"
 
 /* Members at t: the group's state copied and advanced there without the tide (a view
@@ -21,7 +22,7 @@ static enum gc_status member_view(const struct gc_hermite_groups *g, const struc
         enum gc_status st;
         gc_ar_state(gr->ar, x, v);
         st = gc_ar_create((size_t)k, gc_ar_masses(gr->ar), x, v, gc_ar_time(gr->ar),
-                          g->cfg.tol, &copy);
+                          g->tol, &copy);
         if (st == GC_OK)
             st = gc_ar_advance(copy, t, NULL);
         if (st == GC_OK)
@@ -69,17 +70,8 @@ enum gc_status gc_hermite_groups_physical(struct gc_hermite_groups *g, double t,
     return GC_OK;
 }
 
-size_t gc_hermite_groups_count(const struct gc_hermite_groups *g)
-{
-    size_t c = 0;
-    for (size_t k = 0; k < g->ngroups; k++)
-        c += g->groups[k].alive != 0;
-    return c;
-}
-
 /* The most bound pair of any group (the hardest binary): its orbit's a and e. */
-void gc_hermite_groups_report(const struct gc_hermite_groups *g,
-                              struct gc_hermite_groups_report *out)
+void gc_hermite_groups_report(const struct gc_hermite_groups *g, struct gc_groups_report *out)
 {
     double best = 0.0;
     memset(out, 0, sizeof *out);
@@ -129,4 +121,9 @@ void gc_hermite_groups_counted(const struct gc_hermite_groups *g, uint64_t *bloc
 {
     *blocks = g->blocks;
     *body_steps = g->body_steps;
+}
+
+size_t gc_hermite_groups_count(const struct gc_hermite_groups *g)
+{
+    return gc_hermite_groups_alive(g);
 }

@@ -1,19 +1,13 @@
 /* Groups made from the close bodies of a block: the pairs found through a grid of cells (groups' members included), joined by a union-find, and each part of two or more units formed into one group. */
 /* SPDX-License-Identifier: MIT */
+#include "hermite_groups_merge.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hermite_groups_impl.h"
 #include "log.h"
-
-int gc_hermite_groups_root(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
 
 /* Joins the parts of a and b; the smaller index becomes the root, so the parts and their
  * roots do not depend on the order in which pairs are found. */

@@ -1,9 +1,9 @@
 /* The groups' scales from the initial bodies: the regularisation radius and the energy of the split criterion. */
 /* SPDX-License-Identifier: MIT */
+#include "hermite_groups_scale.h"
+
 #include <math.h>
 #include <stdlib.h>
-
-#include "hermite_groups_impl.h"
 
 /* -W of the pair i, j (mutual nearest neighbours, d2nd_*: each one's next neighbour's
  * squared distance) if it is a binary, bound and closer than a tenth of those; else 0 */
@@ -84,6 +84,6 @@ enum gc_status gc_hermite_groups_scale(struct gc_hermite_groups *g)
     /* 2 <m> / v^2, v^2 = |W| / M, W without the binaries unless they are all of it */
     if (w - wb > 0.0)
         w -= wb;
-    g->radius = g->cfg.radius > 0.0 ? g->cfg.radius : 2.0 * mt * mt / ((double)n * w);
+    g->radius = g->radius_given > 0.0 ? g->radius_given : 2.0 * mt * mt / ((double)n * w);
     return GC_OK;
 }

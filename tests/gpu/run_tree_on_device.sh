@@ -171,7 +171,7 @@ for k, (v, u) in sorted(big.items()):
     print("  %-70s %s %s" % (k, v, u))
 PY
 done
-# The block step's kernels one at a time, at small m: where a 70 us block step goes.
+# The block step's kernels one at a time, at small m: where a small block step's time goes.
 timeout -s KILL 200 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
     --launch-skip 400 --launch-count 800 \
     "$B/hermite_blocks" 65536 4 0.03125 cuda mixed >"$T/ncu-blocks.csv" 2>"$T/ncu-blocks.err"

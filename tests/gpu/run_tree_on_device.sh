@@ -16,7 +16,7 @@
 # $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/tree-device.log") 2>&1
 PARTS=${PARTS:-tests bench energy}

@@ -23,7 +23,7 @@
 # short runs) to check the script itself; its figures mean nothing.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/viewer-device.log") 2>&1
 PARTS=${PARTS:-raster pictures cost ratio hang hermite movie window before-hang}

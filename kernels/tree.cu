@@ -20,7 +20,7 @@
 #define BOX_BLOCKS 256   /* partial boxes of the first reduction pass */
 #define WALK_WARPS 4     /* warps per walk block, each taking one group after another */
 /* Cells a warp's walk may have pending, in shared memory: with 64 registers a thread, 8
- * blocks of 4 warps fit on a multiprocessor (228 KB of shared memory on an H100). The walk
+ * blocks of 4 warps fit on a multiprocessor (228 KB of shared memory on sm_90). The walk
  * pops 32 cells and pushes their children; the stack peaks at ~650 cells at theta 0.55 and
  * 1M bodies, ~1300 at 0.3 (the CPU tree's replay of the walk). A cell that finds the stack
  * full is summed body by body: exact, only slower, and counted in the figures. */
@@ -30,8 +30,8 @@
  * memory while the walk goes on and added up when it ends, so that the 20 sums are live only
  * then (summing a full list in the middle of the walk made the walk's own registers spill):
  * ~1,300 a group at theta 0.5 and 2^20 bodies, ~2,100 at theta 0.4. Beyond, cells go body by
- * body as before (slower; the figures count such walks). 4096 ints a warp are ~69 MB on an
- * H100, whatever N. */
+ * body as before (slower; the figures count such walks). 4096 ints a resident warp: a fixed
+ * amount whatever N. */
 #define LOCAL_CAP 4096
 #define FULL 0xffffffffu
 

@@ -652,7 +652,7 @@ static void test_groups_gpu_vs_cpu(void)
         /* Float terms with eps = 0. A body's pair with itself must vanish exactly: when it
          * did not, the run stopped at its first block steps (a step below the floor), which
          * advance_binaries' CHECK catches. The float terms' ~1e-7 grows through the
-         * unsoftened encounters of single stars to ~2e-3 over this time (measured on the H100:
+         * unsoftened encounters of single stars to ~2e-3 over this time (measured on the GPU:
          * 1.7e-3, as points 5.1e-3), as large as the coupling's own effect, so here the
          * positions are only held to the cluster's scale and the steps to 1%. */
         CHECK_LT(dg, 1e-2);

@@ -9,9 +9,10 @@
 #include "model_galaxy.h"
 #include "sim.h"
 
-/* Under AddressSanitizer the all-pairs force runs ~10x slower (70 s for the full run), so
- * sanitizer builds, which are there to check memory, integrate only the first EARLY time
- * units: every check still runs, the 10% radius bound over 2.5 units instead of 10. */
+/* Under AddressSanitizer the all-pairs force runs ~10x slower (the full run would exceed
+ * CI's budget), so sanitizer builds, which are there to check memory, integrate only the
+ * first EARLY time units: every check still runs, the 10% radius bound over 2.5 units
+ * instead of 10. */
 #if defined(__SANITIZE_ADDRESS__)
 #define DEFAULT_STEPS 100
 #elif defined(__has_feature)
@@ -188,8 +189,8 @@ int main(void)
     CHECK_NEAR(vv, 1.0, 0.3);
 
     /* The run: N = 8192 (3277 disk, 1638 bulge, 3277 halo bodies), dt = 0.025 (energy
-     * drift ~1e-4), 400 steps = 10 time units, ~6 s on 2 cores: one rotation at the disk's
-     * half-mass radius (2 pi 1.6 / 1.0), 1.6 at R = h, 3 at R = 0.5. A disk launched with
+     * drift ~1e-4), 400 steps = 10 time units: one rotation at the disk's half-mass
+     * radius (2 pi 1.6 / 1.0), 1.6 at R = h, 3 at R = 0.5. A disk launched with
      * wrong velocities shows it within one epicycle (~7 time units at R_1/2): without
      * rotation R_1/2 falls by more than half, with 1.3x the rotation it grows by >15%.
      *
@@ -204,7 +205,7 @@ int main(void)
      * their passages heat the thin disk (two-body heating, Lacey & Ostriker 1985; rate ~
      * m_halo, so ~1/N). Measured at N = 8192 over 10 time units: the Dubinski table's
      * galaxy A thinned to 8192 bodies thickens by 72%, this model by 90%; at 20480 bodies
-     * both by ~35% in 6 units; at 32768 (GC_MODEL_STABILITY_N=32768, ~100 s) this model
+     * both by ~35% in 6 units; at 32768 (GC_MODEL_STABILITY_N=32768, a manual run) this model
      * by 32% in 10 units, with R_1/2 within -3.5% / +5.3%. A 30% bound over the whole run
      * would fail on the reference galaxy itself, so it is applied where the initial
      * vertical balance shows: the first EARLY = 2.5 time units, more than half a vertical

@@ -29,8 +29,8 @@
  * runs for (device; the host's steps are timed one by one). */
 #define REF_ROWS 4096
 #define REPEAT_TARGET_S 0.25
-/* All pairs are timed beside the tree up to this N (one step of 2^20 takes ~0.5 s on an
- * H100): the crossover that sets GC_FORCE_AUTO_TREE_N. */
+/* All pairs are timed beside the tree up to this N (beyond, an all-pairs step is too long
+ * to repeat): the crossover that sets GC_FORCE_AUTO_TREE_N. */
 #define ALLPAIRS_MAX_N ((size_t)1 << 20)
 
 struct tree_row {

@@ -20,7 +20,7 @@ static size_t default_model_n(const struct gc_model_info *m, const struct gc_bac
 }
 
 /* Default body count of a data file with its halos on the CPU backend: every body on a GPU
- * (81,920 of the Dubinski table step at ~220 frames/s on an H100), but on a
+ * (all 81,920 of the Dubinski table step well above display rate there), but on a
  * CPU the O(N^2) step must stay interactive: the built-in model's 8,192. Of the table that
  * is 3,276 disk, 1,640 bulge and 3,276 halo bodies, and the disks keep their size until
  * the first passage (half-mass radii 1.6 and 2.4 at t = 0, 1.7 and 2.4 at 270 Myr;

@@ -6,7 +6,7 @@
 
 /* --substeps auto: a display refreshes at ~60 Hz, so drawing faster than that wastes the GPU.
  * Give the physics ~12 ms of each ~16.7 ms frame (the rest is drawing and the CUDA-GL
- * hand-over, which costs ~1 ms a frame on an H100: docs/perf-log/viewer-frame-pipeline.md).
+ * hand-over, a fixed cost a frame: docs/perf-log/viewer-frame-pipeline.md).
  * A step that alone takes longer than the budget leaves one step per frame. Growth is capped
  * at 2x per timing so a hiccup (window move, energy measurement) cannot make the next frame
  * stall. */
@@ -16,9 +16,9 @@
  * for them; it waits (and so times them) only where the time is needed: on the first
  * frame, while --substeps auto is still settling and every TIME_EVERY frames after, and on
  * every frame whose steps take longer than SLOW_STEP_S. Slow steps are waited for on the host
- * so that GL never queues work behind seconds of CUDA work: with 60 frames of 0.5 s steps
- * at 1M bodies queued at once behind CUDA-GL hand-overs, headless never finished on an
- * H100; at that speed the wait costs nothing. */
+ * so that GL never queues work behind seconds of CUDA work: with 60 frames of 1M-body
+ * all-pairs steps queued at once behind CUDA-GL hand-overs, headless never finished; beside
+ * steps that slow the wait costs nothing. */
 #define TIME_EVERY 30u
 #define SLOW_STEP_S 0.05
 

@@ -14,8 +14,8 @@
 /* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
  * state), the steps of frame k+1 running while frame k is drawn. The pacer keeps at most two
  * frames queued: without it the host queued every frame's steps and draws at once (60
- * frames of 0.5 s steps at 1M bodies: 30 s of GPU work behind CUDA-GL hand-overs), which
- * never finished on an H100. */
+ * frames of 1M-body all-pairs steps: many seconds of GPU work behind CUDA-GL hand-overs),
+ * which never finished. */
 static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 {
     struct gc_app_picture *p = &a->picture;

@@ -11,8 +11,8 @@
 #include "tour.h"
 
 /* A following view re-measures where the galaxies are every this many frames, from this
- * many bodies at most: a download of all bodies costs ~5 ms at 1M on an H100, so every 15
- * frames is < 0.4 ms a frame; the director smooths between measurements. */
+ * many bodies at most: a download of all bodies at 1M would cost a large part of a frame,
+ * so it is sampled and spread over frames; the director smooths between measurements. */
 #define TRACK_EVERY 15u
 #define TRACK_SAMPLES 32768
 

@@ -44,7 +44,7 @@ void gc_app_picture_free(struct gc_app *a)
     gc_render_destroy(&a->picture.render, a->backend);
 }
 
-/* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
+/* --raster: the picture drawn by CUDA kernels where the backend can (a compute GPU's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
  * by the GL shaders. */
 enum gc_status gc_app_picture_choose_raster(struct gc_app *a)

@@ -22,9 +22,10 @@
 # FFmpeg: Debian's libavcodec pulls ~150 libraries (170 MB, 52 MB compressed), more than a
 # device call can carry next to Xvfb; a minimal FFmpeg (libx264 encoder, mp4/mov/matroska
 # muxers, swscale) is built from Debian's source package instead, with the same headers
-# (without nasm: its own assembly off; x264 keeps its own, and the RGBA to YUV conversion in
-# C takes a few ms a frame). The device has no ffmpeg program either: a second, static build of
-# the same source gives one that decodes H.264 to pictures and nothing more (2-3 MB).
+# (without nasm: its own assembly off; x264 keeps its own, and the RGBA to YUV conversion runs
+# in C, slower but only for movies). The device has no ffmpeg program either: a second,
+# static build of the same source gives one that decodes H.264 to pictures and nothing more
+# (2-3 MB).
 # Mesa: libLLVM's libz3 and libicuuc's ICU data (54 MB) are never used by a software GL
 # driver; they are replaced by stub libraries that only define the symbols asked for.
 #

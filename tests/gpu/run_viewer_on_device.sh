@@ -7,7 +7,7 @@
 #     bash tests/gpu/run_viewer_on_device.sh
 # Needs the Dubinski table at shared/data/dubinski.tab.gz (else ../shared/data, else the copy
 # in .devviewer). About 6-7
-# minutes on an H100. Writes to $OUT (at most 8 files come back from the device tool):
+# minutes on the GPU machine. Writes to $OUT (at most 8 files come back from the device tool):
 #   viewer-device.log   everything, with PASS/FAIL lines and a summary at the end
 #   results.txt         the figures (frames/s, ratios, render cost, window rates)
 #   docs-images.tar     before/after PNGs at N = 8192, 81920, 1048576, Dubinski at 450 Myr,
@@ -23,7 +23,7 @@
 # short runs) to check the script itself; its figures mean nothing.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/viewer-device.log") 2>&1
 PARTS=${PARTS:-raster pictures cost ratio hang hermite movie window before-hang}

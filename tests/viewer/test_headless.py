@@ -110,10 +110,10 @@ for name, extra in framed:
     check(span >= 0.65, "%s at t = 0: the stars span %.2f of the frame height (>= 0.65)"
           % (name, span))
 
-# Frame pacing, the fix for 1M bodies never finishing on an H100 (the host queued all 60
-# frames of 0.5 s steps at once behind CUDA-GL hand-overs). The CPU cannot hang that way;
-# what is checked is the rule that prevents it: never more than two frames in flight, and
-# steps slower than 0.05 s waited for on the host every frame.
+# Frame pacing, the fix for 1M bodies never finishing on a GPU (the host queued all 60
+# frames of slow all-pairs steps at once behind CUDA-GL hand-overs). The CPU cannot hang
+# that way; what is checked is the rule that prevents it: never more than two frames in
+# flight, and steps slower than 0.05 s waited for on the host every frame.
 p = run(60, os.path.join(tmp, "unused.png"), ["--substeps", "1"])
 m = re.search(r"frames in flight: at most (\d+) \(limit (\d+)\)", p.stderr)
 check(p.returncode == 0 and "60 frames, 59 steps" in p.stderr, "--frames 60 --substeps 1 "

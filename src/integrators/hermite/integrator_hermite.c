@@ -15,7 +15,7 @@
 
 /* Defaults. eta: measured on Plummer spheres (softening 1/256, t = 0..1) so that the
  * relative energy error stays below 1e-6: 0.02 did at N = 1024 (2.6e-8) but not at
- * N = 32768 and 65536 on the H100 (1.1e-6, 1.3e-6: the close encounters at the softening
+ * N = 32768 and 65536 (1.1e-6, 1.3e-6: the close encounters at the softening
  * scale grow with N), hence 0.01 (docs/perf-log/hermite-gpu.md); tests/test_hermite.c
  * checks N = 1024. The 6th-order value is for the generalised criterion, whose steps scale
  * as eta, not sqrt(eta). eta_start: the customary 0.01 of |a|/|j| for the first step. */

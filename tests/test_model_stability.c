@@ -145,8 +145,8 @@ int main(void)
     struct gc_sim_params sp;
     gc_sim_params_default(&sp);
     sp.dt = dts && *dts ? (float)atof(dts) : 0.025f;
-    struct gc_sim sim;
-    CHECK(gc_sim_init(&sim, be, NULL, &b0, &sp) == GC_OK);
+    struct gc_sim *sim = NULL;
+    CHECK(gc_sim_create(be, NULL, &b0, &sp, NULL, &sim) == GC_OK);
 
     struct gc_diagnostics d0, d1;
     gc_diagnostics_compute(&b0, sp.eps, &d0);
@@ -157,15 +157,15 @@ int main(void)
     double rlo = r0, rhi = r0, zlo_early = z0, zhi_early = z0, zhi = z0;
     for (size_t done = 0; done < steps;) {
         unsigned k = steps - done < 25 ? (unsigned)(steps - done) : 25u;
-        CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (double)(k) * gc_sim_params(&sim)->dt) ==
+        CHECK(gc_sim_advance(sim, gc_sim_time(sim) + (double)(k) * gc_sim_params(sim)->dt) ==
           GC_OK);
         done += k;
-        CHECK(gc_sim_download(&sim, &b1) == GC_OK);
+        CHECK(gc_sim_download(sim, &b1) == GC_OK);
         double r, z;
         disk_shape(&b1, &r, &z);
-        printf("t=%6.2f  R_half %.4f  median|z| %.4f\n", gc_sim_time(&sim), r, z);
+        printf("t=%6.2f  R_half %.4f  median|z| %.4f\n", gc_sim_time(sim), r, z);
         rlo = fmin(rlo, r), rhi = fmax(rhi, r), zhi = fmax(zhi, z);
-        if (gc_sim_time(&sim) <= EARLY + 1e-6)
+        if (gc_sim_time(sim) <= EARLY + 1e-6)
             zlo_early = fmin(zlo_early, z), zhi_early = fmax(zhi_early, z);
     }
     gc_diagnostics_compute(&b1, sp.eps, &d1);
@@ -222,7 +222,7 @@ int main(void)
      * fastest orbits), bound 2e-3. */
     CHECK_LT(fabs((d1.energy - d0.energy) / d0.energy), 2e-3);
 
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     gc_backend_destroy(be);
     gc_bodies_free(&b0);
     gc_bodies_free(&b1);

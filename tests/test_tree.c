@@ -422,25 +422,25 @@ static void test_ranges(struct gc_backend *be)
 static void test_reversible(struct gc_backend *be)
 {
     struct gc_bodies b, end;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     double worst = 0.0;
     gc_sim_params_default(&p);
     p.force = "tree";
     CHECK(gc_models_build("mw-m31", 4000, 3, &b) == GC_OK);
     CHECK(gc_bodies_alloc(&end, b.n) == GC_OK);
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
-    CHECK(gc_sim_force_method(&sim) == GC_FORCE_TREE);
-    CHECK(gc_sim_advance(&sim, 100 * 0.01) == GC_OK);
-    CHECK(gc_sim_set_dt(&sim, -0.01f) == GC_OK);
-    CHECK(gc_sim_advance(&sim, 0.0) == GC_OK);
-    CHECK(gc_sim_download(&sim, &end) == GC_OK);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_OK);
+    CHECK(gc_sim_force_method(sim) == GC_FORCE_TREE);
+    CHECK(gc_sim_advance(sim, 100 * 0.01) == GC_OK);
+    CHECK(gc_sim_set_dt(sim, -0.01f) == GC_OK);
+    CHECK(gc_sim_advance(sim, 0.0) == GC_OK);
+    CHECK(gc_sim_download(sim, &end) == GC_OK);
     for (size_t i = 0; i < 4 * b.n; i++)
         if (i % 4 != 3)
             worst = fmax(worst, fabs((double)end.pos[i] - b.pos[i]));
     printf("tree leapfrog, 100 steps forward and back: largest position change %.2e\n", worst);
     CHECK_LT(worst, 1e-4); /* float rounding over 200 steps; a broken step moves ~1e-2 */
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     gc_bodies_free(&b);
     gc_bodies_free(&end);
 }
@@ -451,7 +451,7 @@ static void test_reversible(struct gc_backend *be)
  * is what the tree's force errors could make grow. */
 static double drift(struct gc_backend *be, const struct gc_bodies *b, const char *force)
 {
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     struct gc_bodies scratch;
     struct gc_diagnostics d0, d1;
@@ -459,16 +459,16 @@ static double drift(struct gc_backend *be, const struct gc_bodies *b, const char
     gc_sim_params_default(&p);
     p.force = force;
     CHECK(gc_bodies_alloc(&scratch, b->n) == GC_OK);
-    CHECK(gc_sim_init(&sim, be, NULL, b, &p) == GC_OK);
-    CHECK(gc_sim_potential_exact(&sim));
-    CHECK(gc_diagnostics_measure(&sim, &scratch, &d0) == GC_OK);
+    CHECK(gc_sim_create(be, NULL, b, &p, NULL, &sim) == GC_OK);
+    CHECK(gc_sim_potential_exact(sim));
+    CHECK(gc_sim_measure(sim, &scratch, &d0) == GC_OK);
     CHECK(d0.energy != 0.0);
     for (int k = 1; k <= 30; k++) {
-        CHECK(gc_sim_advance(&sim, k * 10 * 0.01) == GC_OK);
-        CHECK(gc_diagnostics_measure(&sim, &scratch, &d1) == GC_OK);
+        CHECK(gc_sim_advance(sim, k * 10 * 0.01) == GC_OK);
+        CHECK(gc_sim_measure(sim, &scratch, &d1) == GC_OK);
         worst = fmax(worst, fabs((d1.energy - d0.energy) / d0.energy));
     }
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     gc_bodies_free(&scratch);
     return worst;
 }

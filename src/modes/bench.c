@@ -91,9 +91,9 @@ static enum gc_status time_median(struct gc_sim *sim, int what, unsigned steps, 
 static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bodies *bodies,
                                 struct gc_backend *b, struct bench_row *row)
 {
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     double t1 = 0.0;
-    enum gc_status st = gc_sim_init(&sim, b, NULL, bodies, &opt->params);
+    enum gc_status st = gc_sim_create(b, NULL, bodies, &opt->params, NULL, &sim);
     const int repeats = opt->repeats > 0 ? opt->repeats : 5;
     memset(row, 0, sizeof *row);
     row->n = bodies->n;
@@ -101,7 +101,7 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     if (st != GC_OK)
         return st;
     /* First step: warms caches and clocks, and sizes the repeats when --steps is not given. */
-    st = run_once(&sim, STEPS, 1, &t1);
+    st = run_once(sim, STEPS, 1, &t1);
     if (st != GC_OK)
         goto out;
     if (opt->steps) {
@@ -111,16 +111,16 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
         double k = ceil(target * 1e3 / (t1 > 1e-6 ? t1 : 1e-6));
         row->steps = k < 1.0 ? 1u : k > 2000.0 ? 2000u : (unsigned)k;
     }
-    st = time_median(&sim, STEPS, row->steps, repeats, &row->ms_step);
+    st = time_median(sim, STEPS, row->steps, repeats, &row->ms_step);
     if (st == GC_OK && gc_backend_bench(b) && gc_backend_bench(b)->force_kernel) {
         const struct gc_backend_bench *t = gc_backend_bench(b);
-        st = time_median(&sim, KERNEL, row->steps, repeats, &row->ms_kernel);
+        st = time_median(sim, KERNEL, row->steps, repeats, &row->ms_kernel);
         if (st == GC_OK)
-            st = time_median(&sim, REFERENCE, row->steps, repeats, &row->ms_ref);
+            st = time_median(sim, REFERENCE, row->steps, repeats, &row->ms_ref);
         snprintf(row->plan, sizeof row->plan, "%s", t->plan ? t->plan(b) : "");
     }
 out:
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     return st;
 }
 
@@ -317,13 +317,13 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
         tree_rms = rms_between(&tacc[0], &tacc[1]);
     /* The same K leapfrog steps on both; positions relative to the system's RMS radius. */
     for (int k = 0; k < 2 && st == GC_OK; k++) {
-        struct gc_sim sim;
-        st = gc_sim_init(&sim, be[k], NULL, initial, &opt->params);
+        struct gc_sim *sim = NULL;
+        st = gc_sim_create(be[k], NULL, initial, &opt->params, NULL, &sim);
         if (st == GC_OK)
-            st = gc_sim_advance(&sim, (double)steps * opt->params.dt);
+            st = gc_sim_advance(sim, (double)steps * opt->params.dt);
         if (st == GC_OK)
-            st = gc_sim_download(&sim, &fin[k]);
-        gc_sim_free(&sim);
+            st = gc_sim_download(sim, &fin[k]);
+        gc_sim_destroy(sim);
     }
     if (st == GC_OK)
         position_difference(&fin[0], &fin[1], &pos_rms, &pos_max);

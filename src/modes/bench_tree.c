@@ -62,25 +62,25 @@ static void sim_params(const struct gc_options *opt, const char *force, float th
 static enum gc_status time_allpairs(const struct gc_options *opt, const struct gc_bodies *b,
                                     struct gc_backend *be, double *ms)
 {
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     double t[3], t0 = 0.0;
     enum gc_status st;
     sim_params(opt, "allpairs", opt->params.theta, &p);
-    st = gc_sim_init(&sim, be, NULL, b, &p);
+    st = gc_sim_create(be, NULL, b, &p, NULL, &sim);
     if (st != GC_OK)
         return st;
-    st = gc_sim_advance(&sim, p.dt); /* warm-up */
+    st = gc_sim_advance(sim, p.dt); /* warm-up */
     for (int r = 0; r < 3 && st == GC_OK; r++) {
         st = gc_bench_timer_start(be, &t0);
         if (st == GC_OK)
-            st = gc_sim_advance(&sim, gc_sim_time(&sim) + p.dt);
+            st = gc_sim_advance(sim, gc_sim_time(sim) + p.dt);
         if (st == GC_OK)
             st = gc_bench_timer_stop(be, t0, &t[r]);
     }
     if (st == GC_OK)
         *ms = gc_bench_median(t, 3);
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     return st;
 }
 
@@ -89,7 +89,7 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
                                size_t rows, struct tree_row *row)
 {
     const int repeats = opt->repeats > 0 ? (opt->repeats < 64 ? opt->repeats : 64) : 5;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     struct gc_bodies acc = {0};
     struct gc_tree_stats ts;
@@ -109,12 +109,12 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
     gc_bodies_free(&acc);
     sim_params(opt, "tree", theta, &p);
     if (st == GC_OK)
-        st = gc_sim_init(&sim, be, NULL, b, &p);
+        st = gc_sim_create(be, NULL, b, &p, NULL, &sim);
     if (st != GC_OK)
         return st;
     st = gc_bench_timer_start(be, &t0);
     if (st == GC_OK)
-        st = gc_sim_advance(&sim, p.dt); /* warm-up, and the size of a repeat */
+        st = gc_sim_advance(sim, p.dt); /* warm-up, and the size of a repeat */
     if (st == GC_OK)
         st = gc_bench_timer_stop(be, t0, &first);
     row->steps = opt->steps ? opt->steps
@@ -123,13 +123,13 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
     for (int r = 0; r < repeats && st == GC_OK; r++) {
         st = gc_bench_timer_start(be, &t0);
         if (st == GC_OK)
-            st = gc_sim_advance(&sim, gc_sim_time(&sim) + row->steps * p.dt);
+            st = gc_sim_advance(sim, gc_sim_time(sim) + row->steps * p.dt);
         if (st == GC_OK)
             st = gc_bench_timer_stop(be, t0, &t[r]);
         t[r] /= row->steps;
         /* The last pass's phases: the timer waited for it, so its figures are in. */
         if (st == GC_OK)
-            st = gc_sim_tree_stats(&sim, &ts);
+            st = gc_sim_tree_stats(sim, &ts);
         if (st == GC_OK && !ts.valid) {
             gc_log_error("benchmark: the tree measured no pass");
             st = GC_ERR_INVALID;
@@ -157,7 +157,7 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
         row->ms_moments = gc_bench_median(ph[2], repeats);
         row->ms_walk = gc_bench_median(ph[3], repeats);
     }
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     return st;
 }
 

@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "bodies.h"
 #include "comm.h"
+#include "diagnostics.h"
 #include "force.h"
 #include "integrator.h"
 #include "state.h"
@@ -61,27 +62,10 @@ struct gc_sim_restart {
     double eps, eta, dt_max;      /* others rebuilds it from the bodies */
 };
 
-/* The viewer, headless mode, benchmarks and tests drive a simulation only through the
- * functions below, and read it through the accessors at the end: none of them knows kicks,
- * drifts or block steps, nor the fields of this struct. */
-struct gc_sim {
-    struct gc_sim_params p;        /* current parameters */
-    struct gc_backend *backend;    /* not owned: the caller creates and destroys it */
-    struct gc_comm *comm;          /* not owned; gc_comm_single() for one process */
-    struct gc_force force;         /* forces and the exchange between ranks */
-    struct gc_integrator *integrator; /* owned */
-    double time;                   /* simulated time the caller advanced to, N-body units */
-    const struct gc_sim_restart *restart; /* not owned; NULL = the run starts at t = 0 */
-    size_t n;                      /* bodies */
-    int live;                      /* 1 from a successful init to free */
-    int nested;                    /* > 0 inside a call rank 0 announced (sim_ranks.h) */
-    struct gc_bodies view;         /* several ranks: every body gathered on rank 0 for export */
-    /* optional (NULL: none): told between steps, as the integrator's poll is, how many steps
-     * of the current advance are done (one process only); gc_sim_on_step sets it */
-    void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
-    void *on_step_ctx;
-    int32_t *membership;           /* n: gc_sim_membership's answer; NULL until asked */
-};
+/* The viewer, headless mode, benchmarks and tests hold a simulation by this handle and drive
+ * it only through the functions below, reading it through the accessors at the end: none of
+ * them knows kicks, drifts or block steps, nor its fields (sim.c). */
+struct gc_sim;
 
 /* Fills params with the defaults above. */
 void gc_sim_params_default(struct gc_sim_params *p);
@@ -90,21 +74,18 @@ void gc_sim_params_default(struct gc_sim_params *p);
  * value is wrong and returns GC_ERR_INVALID. */
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 
-/* Checks params, uploads bodies to the backend and starts the integrator. comm may be NULL
- * for one process. With several ranks, rank 0 calls this with the bodies and the others
- * receive them (gc_sim_follow). On failure nothing needs freeing; on success call
- * gc_sim_free. */
-enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
-                           const struct gc_bodies *bodies, const struct gc_sim_params *p);
-void gc_sim_free(struct gc_sim *s);
-/* gc_sim_init for a run that continues from a snapshot (restart may be NULL: gc_sim_init):
- * the clock starts at restart->time, and a recorded Hermite state is taken as it is when it
- * belongs to the same integrator, eps, eta and dt_max, on one process, with a backend that
- * can take it; otherwise the state is rebuilt from the bodies, and the log says why the
- * continuation is not exact. */
-enum gc_status gc_sim_init_at(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
-                              const struct gc_bodies *bodies, const struct gc_sim_params *p,
-                              const struct gc_sim_restart *restart);
+/* Checks params, uploads bodies to the backend and starts the integrator, into *out. comm
+ * may be NULL for one process. With several ranks, rank 0 calls this with the bodies and the
+ * others receive them (gc_sim_follow). restart (may be NULL: the run starts at t = 0) makes
+ * a run that continues from a snapshot: the clock starts at restart->time, and a recorded
+ * state is taken as it is when it belongs to the same integrator, eps, eta and dt_max, on
+ * one process, with a backend that can take it; otherwise the state is rebuilt from the
+ * bodies, and the log says why the continuation is not exact. On failure *out is NULL. */
+enum gc_status gc_sim_create(struct gc_backend *backend, struct gc_comm *comm,
+                             const struct gc_bodies *bodies, const struct gc_sim_params *p,
+                             const struct gc_sim_restart *restart, struct gc_sim **out);
+/* Frees s (NULL allowed). */
+void gc_sim_destroy(struct gc_sim *s);
 /* The scheme's whole state in host memory (st empty on entry; free it with
  * gc_state_free_host), for a snapshot a run can continue from exactly: its fields beyond
  * the bodies' positions and velocities. GC_ERR_UNSUPPORTED (not logged) when the scheme
@@ -133,24 +114,32 @@ enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst);
  * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too. */
 enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst);
 
+/* All quantities for the current state: downloads into `scratch` (allocated with the
+ * simulation's body count) and takes the potential from the backend when it offers one,
+ * else computes it on the host. Over several ranks each rank sums its own bodies and every
+ * rank gets the totals. */
+enum gc_status gc_sim_measure(struct gc_sim *s, struct gc_bodies *scratch,
+                              struct gc_diagnostics *d);
+
 /* Wall time of the force layer's phases since init (params.profile on; zeros otherwise). */
 void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out);
 
 /* ---- several ranks (MPI) ----
  * Rank 0 runs the program (modes, window, files) on its simulation; every other rank calls
- * gc_sim_follow, which repeats rank 0's calls on a simulation of its own. The calls that
- * involve every rank (gc_sim_init, _reset, _advance, _set_dt, _export, _download,
- * gc_diagnostics_measure, gc_sim_free) announce themselves to the followers before doing
- * their own part, so all ranks reach the same collectives in the same order. With one rank
- * nothing is announced. A failure that left the ranks out of step marks comm->broken;
- * main then ends the run (gc_comm_abort). */
+ * gc_sim_follow, which makes rank 0's calls on a simulation of its own. The calls that
+ * involve every rank (gc_sim_create, _reset, _advance, _set_dt, _export, _download,
+ * _measure, _destroy) are sent to the followers before rank 0 does its own part, so all
+ * ranks reach the same collectives in the same order. With one rank nothing is sent. A
+ * failure that left the ranks out of step marks comm->broken; main then ends the run
+ * (gc_comm_abort). A stop request (gc_stop_request) on any rank stops every rank at the
+ * same step. */
 enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
 /* Calls fn(ctx, s, done) between the steps of every later advance (done: steps of that
- * advance so far), for progress reports of slow runs; one process only (a no-op over
- * ranks). fn must not call back into the simulation. */
+ * advance so far), for progress reports of slow runs. fn must not call back into the
+ * simulation. */
 void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
                                                  unsigned long done), void *ctx);
-/* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
+/* Rank 0, after its last gc_sim_destroy: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
 
 /* ---- accessors: what other layers read of a simulation ---- */

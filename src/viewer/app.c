@@ -38,7 +38,7 @@ int gc_app_henon(const struct gc_app *a)
 /* Individual (block) time steps: no single dt to show or change. */
 int gc_app_block_steps(const struct gc_app *a)
 {
-    return gc_integrator_has(gc_sim_scheme(&a->sim), GC_INTEGRATOR_BLOCK_STEPS);
+    return gc_integrator_has(gc_sim_scheme(a->sim), GC_INTEGRATOR_BLOCK_STEPS);
 }
 
 enum gc_status gc_app_gl_init(struct gc_app *a)
@@ -87,12 +87,12 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
     {
         const struct gc_restart *restart = opt->restart;
-        st = gc_sim_init_at(&a->sim, backend, comm, initial, &opt->params,
-                            restart ? &restart->sim : NULL);
+        st = gc_sim_create(backend, comm, initial, &opt->params,
+                            restart ? &restart->sim : NULL, &a->sim);
     }
     if (st != GC_OK)
         return st;
-    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
+    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, a->sim,
                            initial, opt);
     if (st != GC_OK)
         return st;
@@ -108,12 +108,12 @@ void gc_app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
     gc_snapshots_free(&a->snapshots);
-    gc_sim_free(&a->sim);
+    gc_sim_destroy(a->sim);
 }
 
 void gc_app_reset(struct gc_app *a)
 {
-    enum gc_status st = gc_sim_reset(&a->sim, a->initial);
+    enum gc_status st = gc_sim_reset(a->sim, a->initial);
     gc_app_view_reset(a);
     a->input.step_once = 0;
     a->frames.stepped = 0;
@@ -140,12 +140,12 @@ void gc_app_report_stop(struct gc_app *a)
 {
     struct gc_integrator_stats st;
     char when[64], last[4200];
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     gc_app_time_text(a, 1, when, sizeof when);
     gc_snapshots_last(&a->snapshots, last, sizeof last);
     gc_log_warn("stopped by %s at t = %s after %llu %s%s and %llu frame%s; last complete "
                 "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
-                (unsigned long long)st.steps, gc_sim_scheme(&a->sim)->step_noun,
+                (unsigned long long)st.steps, gc_sim_scheme(a->sim)->step_noun,
                 gc_log_plural(st.steps), (unsigned long long)a->frames.drawn,
                 gc_log_plural(a->frames.drawn), last,
                 a->picture.capture.rec ? "; the movie is finished up to here" : "");

@@ -103,7 +103,7 @@ struct gc_app {
     const struct gc_options *opt;    /* command line, not owned */
     const struct gc_bodies *initial; /* initial state for 'r', not owned */
     struct gc_backend *backend;      /* not owned */
-    struct gc_sim sim;
+    struct gc_sim *sim;              /* owned: the simulation the window shows */
     struct gc_snapshots snapshots;   /* --snapshot-every schedule (off when not given) */
     struct gc_bodies scratch;        /* download target for energy and track measurements */
     int headless;                    /* 1 = EGL offscreen, no GLUT calls */

@@ -33,7 +33,7 @@ void gc_app_frames_init(struct gc_app *a)
 /* Backend -> render buffer -> VBO (the set the next draw reads). */
 enum gc_status gc_app_export(struct gc_app *a)
 {
-    enum gc_status st = gc_sim_export(&a->sim, gc_render_target(&a->picture.render));
+    enum gc_status st = gc_sim_export(a->sim, gc_render_target(&a->picture.render));
     if (st == GC_OK)
         st = gc_render_upload(&a->picture.render);
     return st;
@@ -65,8 +65,8 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
     int timed = f->step_s <= 0.0 || k * f->step_s > SLOW_STEP_S ||
                 (adapt && (!f->auto_settled || f->since_timing >= TIME_EVERY));
     double t0 = gc_clock_seconds();
-    enum gc_status st = gc_snapshots_advance(&a->snapshots, &a->sim,
-                                             gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
+    enum gc_status st = gc_snapshots_advance(&a->snapshots, a->sim,
+                                             gc_sim_time(a->sim) + k * gc_sim_frame_dt(a->sim));
     if (st == GC_OK && timed)
         st = gc_backend_sync(a->backend);
     if (st != GC_OK) {

@@ -61,11 +61,11 @@ static void report(struct gc_app *a, const struct gc_integrator_stats *before, u
                    double elapsed)
 {
     struct gc_integrator_stats stats;
-    const double flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
+    const double flops = gc_sim_scheme(a->sim)->flops_per_interaction;
     const struct gc_pacer *pacer = &a->frames.pacer;
     double ips;
     char when[64];
-    gc_sim_stats(&a->sim, &stats);
+    gc_sim_stats(a->sim, &stats);
     gc_app_time_text(a, 1, when, sizeof when);
     ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
     if (a->stats.energy_state > 0)
@@ -120,7 +120,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         struct gc_record_stats rs;
         if (a->stats.energy_state == 0)
             gc_app_energy_measure(a, gc_clock_seconds());
-        gc_sim_stats(&a->sim, &before);
+        gc_sim_stats(a->sim, &before);
         t0 = gc_clock_seconds();
         st = headless_frames(a, frames);
         /* Stopped on request: the frames drawn so far are reported and the movie finished

@@ -79,7 +79,7 @@ static void update_track(struct gc_app *a, int force)
     if (!force && v->track_ok && v->track_age < TRACK_EVERY)
         return;
     v->track_age = 0;
-    st = gc_sim_download(&a->sim, &a->scratch);
+    st = gc_sim_download(a->sim, &a->scratch);
     if (st == GC_OK)
         st = gc_track_measure(&a->scratch, TRACK_SAMPLES, &v->track);
     v->track_ok = st == GC_OK;
@@ -93,7 +93,7 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16])
     if (gc_director_following(&v->director))
         update_track(a, 0);
     v->track_age++;
-    gc_director_update(&v->director, v->track_ok ? &v->track : NULL, gc_sim_time_myr(&a->sim),
+    gc_director_update(&v->director, v->track_ok ? &v->track : NULL, gc_sim_time_myr(a->sim),
                        a->frames.dt, &v->camera);
     gc_camera_view(&v->camera, view);
     gc_camera_projection(&v->camera, (float)w / (float)(h > 0 ? h : 1), proj);
@@ -117,8 +117,8 @@ void gc_app_view_set(struct gc_app *a, enum gc_view v)
         update_track(a, 1);  /* frame the galaxies where they are now */
     gc_director_set_view(&a->view.director, v, &a->view.camera);
     if (v == GC_VIEW_TOUR) {
-        const struct gc_tour_shot *s = gc_tour_shot(gc_tour_at(gc_sim_time_myr(&a->sim)));
-        gc_log_info("tour: %s (%.0f Myr)", s->name, gc_sim_time_myr(&a->sim));
+        const struct gc_tour_shot *s = gc_tour_shot(gc_tour_at(gc_sim_time_myr(a->sim)));
+        gc_log_info("tour: %s (%.0f Myr)", s->name, gc_sim_time_myr(a->sim));
     }
 }
 
@@ -155,15 +155,15 @@ static void exposure_key(struct gc_exposure *e, unsigned char key)
 /* Keys [ ]: halve or double dt, where the scheme has one shared step. */
 static void dt_key(struct gc_app *a, unsigned char key)
 {
-    const float dt = gc_sim_params(&a->sim)->dt;
+    const float dt = gc_sim_params(a->sim)->dt;
     if (gc_app_block_steps(a)) {
         gc_log_info("%s chooses each body's step itself (--eta, --dt-max)",
-                    gc_sim_scheme(&a->sim)->name);
+                    gc_sim_scheme(a->sim)->name);
         return;
     }
-    if (gc_sim_set_dt(&a->sim, key == '[' ? 0.5f * dt : 2.0f * dt) == GC_OK)
-        gc_log_info("dt = %g (%.3g Myr)", gc_sim_params(&a->sim)->dt,
-                    gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT);
+    if (gc_sim_set_dt(a->sim, key == '[' ? 0.5f * dt : 2.0f * dt) == GC_OK)
+        gc_log_info("dt = %g (%.3g Myr)", gc_sim_params(a->sim)->dt,
+                    gc_sim_params(a->sim)->dt * GC_MYR_PER_TIME_UNIT);
 }
 
 void gc_app_input_key(struct gc_app *a, unsigned char key)

@@ -51,7 +51,7 @@ enum gc_status gc_app_picture_choose_raster(struct gc_app *a)
 {
     const char *want = a->opt->raster ? a->opt->raster : "auto";
     int can = gc_backend_picture_can_draw(a->backend) && !a->opt->no_interop &&
-              gc_sim_ranks(&a->sim) == 1;
+              gc_sim_ranks(a->sim) == 1;
     if (strcmp(want, "gl") == 0 || (!can && strcmp(want, "auto") == 0)) {
         a->picture.by_backend = 0;
     } else if (!can) {
@@ -104,7 +104,7 @@ static void stats_panel(struct gc_app *a)
     struct gc_overlay_info i;
     struct gc_integrator_stats st;
     char when[64], last[200];
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     memset(&i, 0, sizeof i);
     i.n = a->initial->n;
     i.backend = gc_backend_name(a->backend);
@@ -112,12 +112,12 @@ static void stats_panel(struct gc_app *a)
     i.fps = a->stats.fps;
     i.sps = a->stats.sps;
     i.ips = a->stats.ips;
-    i.flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
-    if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE) {
+    i.flops = gc_sim_scheme(a->sim)->flops_per_interaction;
+    if (gc_sim_force_method(a->sim) == GC_FORCE_TREE) {
         struct gc_tree_stats ts;
         i.tree = 1;
-        i.theta = gc_sim_params(&a->sim)->theta;
-        if (gc_sim_tree_stats(&a->sim, &ts) == GC_OK && ts.valid) {
+        i.theta = gc_sim_params(a->sim)->theta;
+        if (gc_sim_tree_stats(a->sim, &ts) == GC_OK && ts.valid) {
             i.tree_build_ms = ts.sort_ms + ts.build_ms + ts.moments_ms;
             i.tree_walk_ms = ts.walk_ms;
             i.tree_interactions =
@@ -127,19 +127,19 @@ static void stats_panel(struct gc_app *a)
     }
     gc_app_time_text(a, 0, when, sizeof when);
     i.time = when;
-    i.integrator = gc_sim_scheme(&a->sim)->name;
+    i.integrator = gc_sim_scheme(a->sim)->name;
     i.block_steps = gc_app_block_steps(a);
-    i.dt = gc_sim_params(&a->sim)->dt;
-    i.dt_myr = gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT;
+    i.dt = gc_sim_params(a->sim)->dt;
+    i.dt_myr = gc_sim_params(a->sim)->dt * GC_MYR_PER_TIME_UNIT;
     i.active = (unsigned long long)st.last_active;
     i.steps = (unsigned long long)st.steps;
-    groups_info(&a->sim, &i);
+    groups_info(a->sim, &i);
     i.energy_state = a->stats.energy_state;
     i.drift = a->stats.drift;
     i.draw_mode = gc_render_draw_mode_name(p->render.draw_mode);
     i.color_mode = gc_render_color_mode_name(p->render.color_mode);
     i.halo_view = gc_render_halo_view_name(p->render.halo_view);
-    i.view = d->view == GC_VIEW_TOUR ? gc_tour_shot(gc_tour_at(gc_sim_time_myr(&a->sim)))->name
+    i.view = d->view == GC_VIEW_TOUR ? gc_tour_shot(gc_tour_at(gc_sim_time_myr(a->sim)))->name
                                      : gc_director_view_name(d->view);
     i.size_factor = p->render.size_factor;
     i.ev = p->exposure.ev;

@@ -30,7 +30,7 @@ void gc_app_energy_measure(struct gc_app *a, double now)
     enum gc_status st;
     if (s->energy_state < 0 || a->failure != GC_OK)
         return;
-    st = gc_diagnostics_measure(&a->sim, &a->scratch, &d);
+    st = gc_sim_measure(a->sim, &a->scratch, &d);
     s->energy_cost = gc_clock_seconds() - t0;
     if (st != GC_OK) {
         s->energy_state = -1;
@@ -59,7 +59,7 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
  * or --present (2: "123 million years"); Henon units say so (the HUD's shorter). */
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
 {
-    double t = gc_sim_time(&a->sim);
+    double t = gc_sim_time(a->sim);
     if (gc_app_henon(a))
         snprintf(buf, size, style == 2 ? "t = %.2f Henon units" : style == 1 ? "%.4g Henon units"
                                                                          : "%.4g Henon", t);
@@ -78,7 +78,7 @@ void gc_app_stats_update(struct gc_app *a, double now)
     double dt = now - s->t_window;
     if (dt < 1.0)
         return;
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     s->fps = s->frames / dt;
     s->sps = (double)(st.steps - s->steps_at_window) / dt;
     s->ips = (st.interactions - s->interactions_at_window) / dt;
@@ -96,11 +96,11 @@ void gc_app_stats_update(struct gc_app *a, double now)
             snprintf(drift, sizeof drift, "n/a");
         gc_app_time_text(a, 1, when, sizeof when);
         char force[48];
-        if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE)
-            snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(&a->sim)->theta);
+        if (gc_sim_force_method(a->sim) == GC_FORCE_TREE)
+            snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(a->sim)->theta);
         else
             snprintf(force, sizeof force, "%.1f GFLOP/s",
-                     gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9);
+                     gc_sim_scheme(a->sim)->flops_per_interaction * s->ips * 1e-9);
         snprintf(title, sizeof title,
                  "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | "
                  "dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend), s->fps, s->sps,

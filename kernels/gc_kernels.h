@@ -72,9 +72,10 @@ int gc_cuda_launch_accel_reference(const float *d_pos, float *d_acc, size_t n, f
 int gc_cuda_launch_kick(float *d_vel, const float *d_acc, size_t n, float dt, void *stream);
 /* x += v dt */
 int gc_cuda_launch_drift(float *d_pos, const float *d_vel, size_t n, float dt, void *stream);
-/* v += a dt_kick, then x += v dt_drift, in one pass over the bodies. */
+/* v += a dt_close (none when 0), v += a dt_open, then x += v dt_drift, in one pass over the
+ * bodies, each kick rounded as gc_cuda_launch_kick rounds it. */
 int gc_cuda_launch_kick_drift(float *d_pos, float *d_vel, const float *d_acc, size_t n,
-                              float dt_kick, float dt_drift, void *stream);
+                              float dt_close, float dt_open, float dt_drift, void *stream);
 
 /* ---- Hermite block time steps (hermite.cu) ---- */
 

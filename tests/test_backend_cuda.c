@@ -201,7 +201,7 @@ static void test_updates(struct gc_backend *b)
     CHECK(gpu_accel(b, &in, eps2, &acc) == GC_OK);
     CHECK(gc_backend_upload(b, &in) == GC_OK);
     CHECK(gc_backend_accel(b, ALLPAIRS(eps2)) == GC_OK);
-    CHECK(gc_backend_kick_drift(b, 0.5f * dt, dt) == GC_OK);
+    CHECK(gc_backend_kick_drift(b, 0.0f, 0.5f * dt, dt) == GC_OK);
     CHECK(gc_backend_kick(b, 0.25f * dt) == GC_OK);
     CHECK(gc_backend_drift(b, -dt) == GC_OK);
     CHECK(gc_backend_download(b, &out) == GC_OK);

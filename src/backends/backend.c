@@ -172,12 +172,16 @@ enum gc_status gc_backend_drift(struct gc_backend *b, float dt)
     return b->iface->drift(b, dt);
 }
 
-enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
+enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_close, float dt_open,
+                                     float dt_drift)
 {
-    enum gc_status st;
+    enum gc_status st = GC_OK;
     if (b->iface->kick_drift)
-        return b->iface->kick_drift(b, dt_kick, dt_drift);
-    st = b->iface->kick(b, dt_kick);
+        return b->iface->kick_drift(b, dt_close, dt_open, dt_drift);
+    if (dt_close != 0.0f)
+        st = b->iface->kick(b, dt_close);
+    if (st == GC_OK)
+        st = b->iface->kick(b, dt_open);
     return st != GC_OK ? st : b->iface->drift(b, dt_drift);
 }
 

@@ -113,12 +113,13 @@ static enum gc_status cuda_drift(struct gc_backend *b, float dt)
     return GC_OK;
 }
 
-static enum gc_status cuda_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
+static enum gc_status cuda_kick_drift(struct gc_backend *b, float dt_close, float dt_open,
+                                      float dt_drift)
 {
     struct cuda_ctx *c = b->ctx;
     GC_CUDA_TRY(gc_cuda_launch_kick_drift(c->d_pos + 4 * c->i0, c->d_vel + 4 * c->i0,
-                                          c->d_acc + 4 * c->i0, c->i1 - c->i0, dt_kick,
-                                          dt_drift, c->stream));
+                                          c->d_acc + 4 * c->i0, c->i1 - c->i0, dt_close,
+                                          dt_open, dt_drift, c->stream));
     return GC_OK;
 }
 

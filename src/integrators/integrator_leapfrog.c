@@ -25,9 +25,11 @@ static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bo
 
 /* One step is K(dt/2) D(dt) A K(dt/2). The half kicks make the scheme symmetric in time
  * (so negating dt retraces the path) and keep velocities synchronised with positions at the
- * end of every call. Within a run of k steps the closing half kick of one step and the
- * opening half kick of the next are merged into one full kick, fused with the drift where
- * the backend offers it, which saves a pass over the bodies per step. */
+ * end of every step. Within a run of k steps the closing half kick of one step, the opening
+ * half kick of the next and its drift are one pass over the bodies where the backend offers
+ * it, but the two half kicks stay two roundings: merged into one kick of dt they would
+ * round differently, and the state after a step would depend on how the run was split
+ * into calls (on how often it is looked at: reports, snapshots, frames). */
 static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
 {
     struct gc_backend *b = in->force->backend;
@@ -36,7 +38,7 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
     unsigned long i;
     if (*k == 0)
         return GC_OK;
-    st = gc_backend_kick_drift(b, 0.5f * dt, dt);
+    st = gc_backend_kick_drift(b, 0.0f, 0.5f * dt, dt);
     if (st == GC_OK)
         st = gc_force_accel(in->force, eps2);
     for (i = 1; i < *k && st == GC_OK; i++) {
@@ -46,7 +48,7 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
             *k = i;
             break;
         }
-        st = gc_backend_kick_drift(b, dt, dt);
+        st = gc_backend_kick_drift(b, 0.5f * dt, 0.5f * dt, dt);
         if (st == GC_OK)
             st = gc_force_accel(in->force, eps2);
     }

@@ -152,21 +152,20 @@ else
 fi
 
 # The same for the calls between the object files of a folder (CMake's build tree:
-# <build>/src/<folder>/CMakeFiles/<target>.dir/<file>.o, kernels under <build>/kernels).
+# <build>/<folder>/CMakeFiles/<target>.dir/<file>.o for the sources of <folder>).
 if [ -n "$build" ]; then
-    objects=$(find "$build/src" "$build/kernels" -name '*.o' -path '*CMakeFiles*' 2>/dev/null | sort)
+    objects=$(find "$build/src" -name '*.o' -path '*CMakeFiles*' 2>/dev/null | sort)
     if [ -z "$objects" ]; then
         echo "layering: no object files under $build: build first"
         exit 2
     fi
     call_edges=$(for o in $objects; do
+        # the source folder mirrors the object's (<dir>/CMakeFiles/...); objects of sources
+        # that are gone (a stale build tree) are left out
         rel=${o#"$build"/}
-        case $rel in
-        src/*/CMakeFiles/*) dir=${rel#src/}; dir=src/${dir%%/*} ;;
-        kernels/*) dir=kernels ;;
-        *) continue ;;
-        esac
+        dir=${rel%%/CMakeFiles/*}
         file=${o##*/}
+        [ -f "$root/$dir/${file%.o}" ] || continue
         nm "$o" 2>/dev/null | awk -v d="$dir" -v f="${file%.o}" \
             '$2 ~ /^[TDBRCV]$/ { print "D", d, f, $3 } $1 == "U" { print "U", d, f, $2 }'
     done | awk '$1 == "D" { def[$2 " " $4] = $3; next }

@@ -75,7 +75,10 @@ extern const struct gc_backend_picture gc_cuda_picture_table;
 enum gc_status gc_cuda_picture_handover(struct cuda_ctx *c);
 void gc_cuda_picture_bodies_changed(struct cuda_ctx *c);
 void gc_cuda_picture_free(struct cuda_ctx *c);
-/* GL buffers export_positions registered (backend_cuda.c): forgotten before GL deletes them. */
+/* Positions (and velocities) into the render buffer's GL buffers, registered once with CUDA,
+ * or through its host arrays where interop is off or unavailable (backend_cuda_interop.c);
+ * and the registered buffers forgotten, before GL deletes them. */
+enum gc_status gc_cuda_export_buffers(struct cuda_ctx *c, struct gc_render_buffer *dst);
 enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c);
 
 /* The Hermite table (backend_cuda_hermite.c) and what the compute table needs of its state. */

@@ -25,6 +25,8 @@ add_test(NAME test_galaxy_cli_dubinski
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_galaxy_cli.sh $<TARGET_FILE:galaxy> dubinski)
 set_tests_properties(test_galaxy_cli test_galaxy_cli_dubinski PROPERTIES SKIP_RETURN_CODE 77
   ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+# Keyframes: a jump back gives the first pass's bits (leapfrog, both force methods; Hermite).
+gc_add_test(test_keyframes test_keyframes.c)
 gc_add_test(test_hermite test_hermite.c)
 set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)
 # --precision on the CPU: hermite4 runs (double anyway), hermite6 refuses the mixed pass.

@@ -84,8 +84,15 @@ struct gc_backend_iface {
 
 /* The tables beyond compute, each in its own header, reached through gc_backend_hermite
  * (backend_hermite.h), gc_backend_picture (backend_picture.h), gc_backend_bench
- * (backend_bench.h) and gc_backend_tree (backend_tree.h). */
-enum gc_backend_table { GC_TABLE_HERMITE, GC_TABLE_PICTURE, GC_TABLE_BENCH, GC_TABLE_TREE };
+ * (backend_bench.h), gc_backend_tree (backend_tree.h) and gc_backend_state
+ * (backend_state.h). */
+enum gc_backend_table {
+    GC_TABLE_HERMITE,
+    GC_TABLE_PICTURE,
+    GC_TABLE_BENCH,
+    GC_TABLE_TREE,
+    GC_TABLE_STATE
+};
 
 struct gc_backend {
     const struct gc_backend_iface *iface;

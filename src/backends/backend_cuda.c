@@ -9,6 +9,7 @@
 #include "backend_bench.h"
 #include "backend_cuda.h"
 #include "backend_cuda_ctx.h"
+#include "backend_state.h"
 #include "backend_tree.h"
 #include "render_buffer.h"
 
@@ -271,6 +272,73 @@ static enum gc_status tree_stats(struct gc_backend *b, struct gc_tree_stats *out
 
 static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats};
 
+/* ---- kept states: the position, velocity and acceleration arrays one after the other in
+ * device memory, copied on the device (no host round trip) ---- */
+
+static size_t kept_bytes(const struct gc_backend *b)
+{
+    return 3 * ((const struct cuda_ctx *)b->ctx)->n * 4 * sizeof(float);
+}
+
+static enum gc_status cuda_keep(struct gc_backend *b, void **blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    const size_t bytes = c->n * 4 * sizeof(float);
+    char *dst;
+    GC_CUDA_TRY(cudaSetDevice(c->device));
+    if (!*blob && cudaMalloc(blob, bytes ? 3 * bytes : 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        *blob = NULL;
+        return GC_ERR_NOMEM;
+    }
+    dst = *blob;
+    GC_CUDA_TRY(cudaMemcpyAsync(dst, c->d_pos, bytes, cudaMemcpyDeviceToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst + bytes, c->d_vel, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst + 2 * bytes, c->d_acc, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    return GC_OK;
+}
+
+static enum gc_status cuda_restore(struct gc_backend *b, const void *blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    const size_t bytes = c->n * 4 * sizeof(float);
+    const char *src = blob;
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_pos, src, bytes, cudaMemcpyDeviceToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_vel, src + bytes, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_acc, src + 2 * bytes, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    return GC_OK;
+}
+
+static void cuda_release(struct gc_backend *b, void *blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    if (blob) {
+        cudaStreamSynchronize(c->stream);
+        cudaFree(blob);
+    }
+}
+
+static enum gc_status cuda_free_memory(const struct gc_backend *b, size_t *bytes)
+{
+    const struct cuda_ctx *c = b->ctx;
+    size_t total = 0;
+    GC_CUDA_TRY(cudaSetDevice(c->device));
+    GC_CUDA_TRY(cudaMemGetInfo(bytes, &total));
+    return GC_OK;
+}
+
+static const struct gc_backend_state cuda_state_table = {
+    .bytes = kept_bytes,
+    .keep = cuda_keep,
+    .restore = cuda_restore,
+    .release = cuda_release,
+    .free_memory = cuda_free_memory,
+};
+
 static const void *cuda_lookup(const struct gc_backend *b, int table)
 {
     (void)b;
@@ -279,6 +347,7 @@ static const void *cuda_lookup(const struct gc_backend *b, int table)
     case GC_TABLE_PICTURE: return &gc_cuda_picture_table;
     case GC_TABLE_BENCH: return &cuda_bench;
     case GC_TABLE_TREE: return &cuda_tree_table;
+    case GC_TABLE_STATE: return &cuda_state_table;
     default: return NULL;
     }
 }

@@ -1,8 +1,11 @@
 /* Kick-drift-kick leapfrog: second order, symplectic and time-reversible. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "backend_state.h"
 #include "integrator.h"
 #include "log.h"
 
@@ -99,6 +102,49 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
     out->interactions = in->force->interactions;
 }
 
+/* The state is the backend's positions, velocities and accelerations (the next step's first
+ * kick needs them as they were, not recomputed: a tree's forces may differ in their last
+ * bits from one build of it to the next), kept in the backend's own memory; the bodies of a
+ * snapshot are the rest of it, so in host memory there is nothing more to save. */
+static enum gc_status save(struct gc_integrator *in, struct gc_state *st)
+{
+    const struct leapfrog *lf = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    const struct gc_backend_state *table = gc_backend_state(b);
+    enum gc_status e;
+    if (st->memory != GC_STATE_BACKEND || !table || in->force->comm->size > 1)
+        return GC_ERR_UNSUPPORTED;
+    e = table->keep(b, &st->blob);
+    if (e != GC_OK)
+        return e;
+    snprintf(st->scheme, sizeof st->scheme, "%s", in->iface->name);
+    st->n = in->force->n;
+    st->bytes = table->bytes(b);
+    st->time = lf->t0 + lf->time;
+    st->steps = lf->steps;
+    st->nscalars = 0;
+    e = gc_state_add_scalar(st, "StartTime", lf->t0);
+    return e == GC_OK ? gc_state_add_scalar(st, "Elapsed", lf->time) : e;
+}
+
+static enum gc_status restore(struct gc_integrator *in, const struct gc_bodies *bodies,
+                              const struct gc_state *st)
+{
+    struct leapfrog *lf = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    const struct gc_backend_state *table = gc_backend_state(b);
+    (void)bodies;
+    if (st->memory != GC_STATE_BACKEND || !table || strcmp(st->scheme, in->iface->name) != 0 ||
+        st->n != in->force->n || st->bytes != table->bytes(b) || st->nscalars != 2) {
+        gc_log_warn("leapfrog: a state not kept by this run's backend cannot be restored");
+        return GC_ERR_UNSUPPORTED;
+    }
+    lf->t0 = st->scalar[0].value;
+    lf->time = st->scalar[1].value;
+    lf->steps = st->steps;
+    return table->restore(b, st->blob);
+}
+
 static void destroy(struct gc_integrator *in)
 {
     free(in->ctx);
@@ -117,6 +163,8 @@ const struct gc_integrator_iface gc_integrator_leapfrog = {
     .set_dt = set_dt,
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .restore = restore,
 };
 
 enum gc_status gc_integrator_leapfrog_create(struct gc_integrator *in)

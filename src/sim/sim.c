@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_state.h"
 #include "diagnostics.h"
 #include "log.h"
 #include "render_buffer.h"
@@ -609,6 +610,65 @@ enum gc_status gc_sim_save(struct gc_sim *s, struct gc_state *st)
         return GC_ERR_UNSUPPORTED;
     st->memory = GC_STATE_HOST;
     return in->iface->save(in, st);
+}
+
+/* ---- kept states (one process: the followers would have to keep theirs too) ---- */
+
+enum gc_status gc_sim_keep(struct gc_sim *s, struct gc_state *st)
+{
+    struct gc_integrator *in = s->integrator;
+    enum gc_status e;
+    if (!in->iface->save || s->comm->size > 1)
+        return GC_ERR_UNSUPPORTED;
+    /* a blob kept before is reused where it lives; else the backend's memory first */
+    if (!st->blob) {
+        memset(st, 0, sizeof *st);
+        st->memory = GC_STATE_BACKEND;
+        e = in->iface->save(in, st);
+        if (e != GC_ERR_UNSUPPORTED)
+            return e;
+        memset(st, 0, sizeof *st);
+        st->memory = GC_STATE_HOST;
+    } else if (st->memory == GC_STATE_HOST) {
+        /* a host state is made anew (its scheme allocates it) */
+        gc_state_free_host(st);
+        st->memory = GC_STATE_HOST;
+    }
+    e = in->iface->save(in, st);
+    /* the time the simulation shows, which a scheme with its own steps may be ahead of */
+    if (e == GC_OK)
+        st->time = s->time;
+    return e;
+}
+
+enum gc_status gc_sim_restore(struct gc_sim *s, const struct gc_state *st)
+{
+    struct gc_integrator *in = s->integrator;
+    enum gc_status e;
+    if (!in->iface->restore || s->comm->size > 1)
+        return GC_ERR_UNSUPPORTED;
+    /* the bodies' masses for a scheme that builds its state anew (Hermite) */
+    if (!s->view.pos)
+        e = gc_bodies_alloc(&s->view, s->n);
+    else
+        e = GC_OK;
+    if (e == GC_OK && st->memory == GC_STATE_HOST)
+        e = gc_sim_download(s, &s->view);
+    if (e == GC_OK)
+        e = in->iface->restore(in, &s->view, st);
+    if (e == GC_OK)
+        s->time = st->time;
+    return e;
+}
+
+void gc_sim_release_state(struct gc_sim *s, struct gc_state *st)
+{
+    const struct gc_backend_state *table = gc_backend_state(s->backend);
+    if (st->memory == GC_STATE_BACKEND && st->blob && table)
+        table->release(s->backend, st->blob);
+    else
+        gc_state_free_host(st);
+    memset(st, 0, sizeof *st);
 }
 
 /* Several ranks: a leapfrog rank holds every position but only its own velocities, so the

@@ -92,6 +92,17 @@ void gc_sim_destroy(struct gc_sim *s);
  * keeps no such state, or cannot give it now (Hermite with regularised groups, or on a
  * backend that cannot hand it over): the snapshot then holds the bodies alone. */
 enum gc_status gc_sim_save(struct gc_sim *s, struct gc_state *st);
+/* The whole state kept for a jump back (keyframes): in the backend's own memory (a GPU's)
+ * where the scheme can keep it there, else in host memory (st->memory says which). st is
+ * empty on entry, or a state kept before by this simulation, whose memory is reused.
+ * GC_ERR_NOMEM (not logged) when the memory is not there; GC_ERR_UNSUPPORTED (not logged)
+ * where the state cannot be kept now (regularised groups; several ranks). */
+enum gc_status gc_sim_keep(struct gc_sim *s, struct gc_state *st);
+/* Back to a state gc_sim_keep kept: the simulation's time is the state's, and the run goes
+ * on from it as it went on the first time, to the bit (same parameters). */
+enum gc_status gc_sim_restore(struct gc_sim *s, const struct gc_state *st);
+/* Frees a kept state's memory and empties it. */
+void gc_sim_release_state(struct gc_sim *s, struct gc_state *st);
 /* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
 

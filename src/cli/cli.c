@@ -273,6 +273,16 @@ static const char *nearest(const char *name, enum gc_program program)
     return best;
 }
 
+enum gc_status gc_cli_check_number(const char *name, double v, const char *from)
+{
+    const struct gc_cli_option *op = find(name);
+    if (!op || (isfinite(v) && v >= op->lo && v <= op->hi))
+        return GC_OK;
+    gc_log_error("%s: %s %g is out of range (%s takes %g to %g)", from, name + 2, v, name, op->lo,
+                 op->hi);
+    return GC_ERR_INVALID;
+}
+
 int gc_cli_given(const struct gc_options *o, const char *name)
 {
     const struct gc_cli_option *op = find(name);

@@ -107,6 +107,10 @@ enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
 /* 1 when option `name` ("--eps") was on the command line (not a default). */
 int gc_cli_given(const struct gc_options *o, const char *name);
+/* A value of option `name` that came from elsewhere (`from`: a file's name, for the message)
+ * held to the range the command line allows: GC_ERR_INVALID (logged, naming both) when it
+ * is outside it or not finite. */
+enum gc_status gc_cli_check_number(const char *name, double v, const char *from);
 /* The CUDA device to use: --device when given, else local_rank (0 for one process). */
 int gc_cli_device(const struct gc_options *o, int local_rank);
 /* Writes the --help text of `program`: every option it accepts, from the same table. */

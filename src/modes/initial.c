@@ -68,6 +68,14 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     else if (strcmp(o->params.integrator, scheme->name) != 0)
         k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
                               o->params.integrator, scheme->name);
+    /* what a file says is held to the command line's ranges */
+    {
+        static const char *const opt[] = {"--dt", "--eta", "--dt-max", "--theta"};
+        const double v[] = {run->dt, run->eta, run->dt_max, run->theta};
+        for (size_t q = 0; q < sizeof v / sizeof v[0]; q++)
+            if (v[q] != 0.0 && gc_cli_check_number(opt[q], v[q], path) != GC_OK)
+                return GC_ERR_PARSE;
+    }
     TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
     if (run->dt > 0.0)
         TAKE("--dt", o->params.dt, (float)run->dt, run->dt, "%g");

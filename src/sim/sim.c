@@ -203,12 +203,16 @@ static enum gc_status announce(struct gc_comm *comm, const struct call *c,
 }
 
 /* After a call that failed on this rank: the ranks stopped together when the failure was
- * agreed (an init agreement, or an error the scheme's ranks shared); otherwise the others
+ * agreed (an init agreement, an error the scheme's ranks shared, a stop request); otherwise
+ * the others
  * may be waiting in a collective this rank will never reach, and the communicator is
  * marked broken, so main ends the run (gc_comm_abort). Returns st. */
 static enum gc_status settle(struct gc_sim *s, enum gc_status st)
 {
-    if (st == GC_OK || s->comm->size == 1 || (s->integrator && s->integrator->failed_together))
+    const struct gc_integrator *in = s->integrator;
+    /* a stop the ranks agreed on (between_steps) ends every rank's advance at one step */
+    if (st == GC_OK || s->comm->size == 1 || (in && in->failed_together) ||
+        (st == GC_ERR_INTERRUPTED && in && in->stopped))
         return st;
     return broken(s->comm, st);
 }
@@ -447,8 +451,15 @@ static enum gc_status run_advance(struct gc_sim *s, const struct call *c, struct
 {
     struct gc_integrator *in = s->integrator;
     const double t = c->arg;
-    enum gc_status st = in->iface->advance(in, t);
+    enum gc_status st;
     (void)a;
+    /* Over ranks a stop any rank was told of ends the run here too: an advance of one step
+     * has no step between for the poll. */
+    if (s->comm->size > 1 && between_steps(s, 0)) {
+        in->stopped = 1;
+        return GC_ERR_INTERRUPTED;
+    }
+    st = in->iface->advance(in, t);
     /* The clock shows the time asked for where the scheme lands on it; leapfrog rounds to
      * whole steps, so its own clock is the truth, and so is any scheme's that stopped
      * early on request. */

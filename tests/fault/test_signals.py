@@ -176,5 +176,44 @@ if mpiexec:
     if "MPI_ABORT" in err or "exited on signal" in err:
         fail("%s: a rank was killed or aborted instead of stopping" % name, err)
 
+    # 5. A signal to one rank alone (not rank 0): every rank hears it at its next step and
+    # they stop together within seconds, with the same summary as above.
+    def rank_pid(rank):
+        """The galaxy process of this run whose MPI rank is `rank` (from its environment)."""
+        for d in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/environ" % d, "rb") as f:
+                    e = f.read().split(b"\0")
+                with open("/proc/%s/cmdline" % d, "rb") as f:
+                    c = f.read()
+            except OSError:
+                continue
+            if os.path.basename(galaxy).encode() in c.split(b"\0")[0] and \
+                    ("OMPI_COMM_WORLD_RANK=%d" % rank).encode() in e and \
+                    folder.encode() in c:
+                return int(d)
+        return None
+    name = "mpi1"
+    folder = os.path.join(tmp, name)
+    p, o, e = start(["--backend", "cpu", "--threads", "1", "-n", "2048", "--steps",
+                     "10000000", "--snapshot-every", "0.01", "--snapshot-dir", folder], name,
+                    launcher=mpiexec + ["2"])
+    wait_started(p, name)
+    time.sleep(1.0)
+    pid = rank_pid(1)
+    if pid is None:
+        fail("%s: rank 1's process not found" % name)
+        p.send_signal(signal.SIGTERM)
+    else:
+        os.kill(pid, signal.SIGTERM)
+    t0 = time.time()
+    rc, out, err = finish(p, o, e, name)
+    runs += 1
+    if time.time() - t0 > 5.0:
+        fail("%s: the ranks took %.1f s to stop after rank 1's SIGTERM" % (name, time.time() - t0))
+    check_stopped(name, signal.SIGTERM, rc, out, err, folder, want_rc=rc)
+    if "MPI_ABORT" in err or "exited on signal" in err:
+        fail("%s: a rank was killed or aborted instead of stopping" % name, err)
+
 print("%d runs, %d failures" % (runs, len(failures)))
 sys.exit(1 if failures else 0)

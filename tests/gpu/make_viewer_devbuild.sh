@@ -137,7 +137,10 @@ if [ -n "$BEFORE_REF" ]; then
     log "build the viewer of $BEFORE_REF"
     rm -rf "$WORK/src-before" && mkdir -p "$WORK/src-before"
     git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$WORK/src-before"
-    build "$WORK/src-before" "$WORK/build-before" galaxy
+    # built as this tree's is (no movies: else Debian's FFmpeg and its ~150 libraries travel)
+    before_ff=()
+    [ "$FFMPEG" = min ] || before_ff=(-DGC_ENABLE_FFMPEG=OFF)
+    build "$WORK/src-before" "$WORK/build-before" galaxy "${before_ff[@]}"
 fi
 
 # ---- what travels ----

@@ -27,9 +27,13 @@
  * quadrupole's products and D 21, powers and factors 23, the 19 sums ~117): once per group,
  * not per body. */
 #define FLOPS_LOCAL 170.0
-/* Rows of the float64 reference (evenly spaced bodies), and the time each timed repeat
- * runs for (device; the host's steps are timed one by one). */
+/* Rows of the float64 reference (evenly spaced bodies): 4,096, fewer from 2^21 bodies on so
+ * that the host's double sums stay at ~2^33 pairs (a few seconds on a 16-core host; 512 rows
+ * at 2^24). And the time each timed repeat runs for (device; the host's steps are timed one
+ * by one). */
 #define REF_ROWS 4096
+#define REF_ROWS_MIN 512
+#define REF_PAIRS 8589934592.0
 #define REPEAT_TARGET_S 0.25
 /* All pairs are timed beside the tree up to this N (one step of 2^20 takes ~0.5 s on an
  * H100): the crossover that sets GC_FORCE_AUTO_TREE_N. */
@@ -216,39 +220,41 @@ static double gflops(const struct tree_row *r)
            (r->ms_walk * 1e-3) * 1e-9;
 }
 
-static void print_rows(const struct gc_options *opt, struct gc_backend *b,
+static void print_json(const struct gc_options *opt, struct gc_backend *b,
                        const struct tree_row *rows, int count)
 {
-    if (opt->json) {
-        printf("{\n  \"backend\": \"%s\",\n  \"device\": \"%s\",\n  \"method\": \"tree\",\n",
-               gc_backend_name(b), gc_backend_device_name(b));
-        printf("  \"dt\": %g,\n  \"flops_cell\": %g,\n  \"flops_body\": %g,\n"
-               "  \"results\": [\n", opt->params.dt, FLOPS_CELL, FLOPS_BODY);
-        for (int k = 0; k < count; k++) {
-            const struct tree_row *r = &rows[k];
-            printf("    {\"distribution\": \"%s\", \"n\": %zu, \"theta\": %.3f, \"eps\": %g, "
-                   "\"steps\": %u, \"ms_per_step\": %.6g, "
-                   "\"ms_sort\": %.6g, \"ms_build\": %.6g, \"ms_moments\": %.6g, "
-                   "\"ms_walk\": %.6g, \"ms_walk_tail\": %.6g, \"group_us_median\": %.6g, "
-                   "\"group_us_p99\": %.6g, \"group_us_max\": %.6g, "
-                   "\"cells_per_body\": %.4g, \"bodies_per_group\": %.4g, "
-                   "\"cell_interactions\": %.6g, "
-                   "\"body_interactions\": %.6g, \"mono_interactions\": %.6g, "
-                   "\"local_cells\": %.6g, \"walk_gflops\": %.6g, \"bytes_per_body\": "
-                   "%.4g, \"error_median\": %.4g, \"error_p99\": %.4g, \"error_max\": %.4g, "
-                   "\"error_rows\": %zu, \"ms_allpairs\": %.6g, \"complete\": %d, "
-                   "\"local_full\": %llu, \"stack_spills\": %llu}%s\n",
-                   r->dist ? r->dist : "", r->n, r->theta, r->eps, r->steps, r->ms_step,
-                   r->ms_sort, r->ms_build, r->ms_moments, r->ms_walk, r->ms_tail,
-                   r->group_us[0], r->group_us[1], r->group_us[2], r->cells, r->group,
-                   r->cell_int, r->body_int, r->mono_int, r->local, gflops(r),
-                   r->bytes_per_body, r->err.median, r->err.p99, r->err.max, r->err.rows,
-                   r->ms_allpairs, r->complete, (unsigned long long)r->local_full,
-                   (unsigned long long)r->stack_spills, k + 1 < count ? "," : "");
-        }
-        printf("  ]\n}\n");
-        return;
+    printf("{\n  \"backend\": \"%s\",\n  \"device\": \"%s\",\n  \"method\": \"tree\",\n",
+           gc_backend_name(b), gc_backend_device_name(b));
+    printf("  \"dt\": %g,\n  \"flops_cell\": %g,\n  \"flops_body\": %g,\n"
+           "  \"results\": [\n", opt->params.dt, FLOPS_CELL, FLOPS_BODY);
+    for (int k = 0; k < count; k++) {
+        const struct tree_row *r = &rows[k];
+        printf("    {\"distribution\": \"%s\", \"n\": %zu, \"theta\": %.3f, \"eps\": %g, "
+               "\"steps\": %u, \"ms_per_step\": %.6g, "
+               "\"ms_sort\": %.6g, \"ms_build\": %.6g, \"ms_moments\": %.6g, "
+               "\"ms_walk\": %.6g, \"ms_walk_tail\": %.6g, \"group_us_median\": %.6g, "
+               "\"group_us_p99\": %.6g, \"group_us_max\": %.6g, "
+               "\"cells_per_body\": %.4g, \"bodies_per_group\": %.4g, "
+               "\"cell_interactions\": %.6g, "
+               "\"body_interactions\": %.6g, \"mono_interactions\": %.6g, "
+               "\"local_cells\": %.6g, \"walk_gflops\": %.6g, \"bytes_per_body\": "
+               "%.4g, \"error_median\": %.4g, \"error_p99\": %.4g, \"error_max\": %.4g, "
+               "\"error_rows\": %zu, \"ms_allpairs\": %.6g, \"complete\": %d, "
+               "\"local_full\": %llu, \"stack_spills\": %llu}%s\n",
+               r->dist ? r->dist : "", r->n, r->theta, r->eps, r->steps, r->ms_step,
+               r->ms_sort, r->ms_build, r->ms_moments, r->ms_walk, r->ms_tail,
+               r->group_us[0], r->group_us[1], r->group_us[2], r->cells, r->group,
+               r->cell_int, r->body_int, r->mono_int, r->local, gflops(r),
+               r->bytes_per_body, r->err.median, r->err.p99, r->err.max, r->err.rows,
+               r->ms_allpairs, r->complete, (unsigned long long)r->local_full,
+               (unsigned long long)r->stack_spills, k + 1 < count ? "," : "");
     }
+    printf("  ]\n}\n");
+}
+
+/* The text table's header, before its first row: rows follow as they are measured. */
+static void print_header(const struct gc_options *opt, struct gc_backend *b)
+{
     printf("# tree on %s (%s); median of %d repeats after warm-up; phases of the step's tree "
            "pass; walk per group: the time one group's walk took (median, 99th percentile, "
            "longest, microseconds) and the tail, the walk's time after its last group was "
@@ -256,30 +262,32 @@ static void print_rows(const struct gc_options *opt, struct gc_backend *b,
            "body-body, m: with a far cell's mass; loc: cells of the group's local expansion, "
            "once a group); walk GFLOP/s at %g flops a body-cell, %g a body-body or body-mass "
            "interaction and %g a local cell a group; error: per-body relative "
-           "acceleration error against float64 over %zu rows; grp: bodies a group; B/body: "
-           "memory the tree holds, beside the state\n", gc_backend_name(b),
-           gc_backend_device_name(b), opt->repeats > 0 ? opt->repeats : 5,
-           FLOPS_CELL, FLOPS_BODY, FLOPS_LOCAL, rows[0].err.rows);
+           "acceleration error against float64 over the rows given (evenly spaced bodies); "
+           "grp: bodies a group; B/body: memory the tree holds, beside the state\n",
+           gc_backend_name(b), gc_backend_device_name(b), opt->repeats > 0 ? opt->repeats : 5,
+           FLOPS_CELL, FLOPS_BODY, FLOPS_LOCAL);
     printf("# %-12s %9s %5s %6s %8s %7s %7s %7s %7s %6s %7s %7s %6s %6s %5s %7s %7s %7s %6s "
-           "%8s %6s %9s %9s %9s %10s %8s\n", "bodies", "N", "theta", "eps", "ms/step", "sort",
-           "build", "moments", "walk", "tail", "grp us", "p99", "max", "cells", "grp",
+           "%8s %6s %9s %9s %9s %5s %10s %8s\n", "bodies", "N", "theta", "eps", "ms/step",
+           "sort", "build", "moments", "walk", "tail", "grp us", "p99", "max", "cells", "grp",
            "int/b c", "int/b b", "int/b m", "loc", "GFLOP/s", "B/body", "median", "99th", "max",
-           "allpairs", "speedup");
-    for (int k = 0; k < count; k++) {
-        const struct tree_row *r = &rows[k];
-        printf("%-14s %9zu %5.2f %6.3g %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %7.1f %7.1f %6.0f "
-               "%6.3f %5.1f %7.0f %7.0f %7.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %10.3f "
-               "%8.1f%s\n", r->dist ? r->dist : "input", r->n, r->theta, r->eps, r->ms_step,
-               r->ms_sort, r->ms_build, r->ms_moments, r->ms_walk, r->ms_tail, r->group_us[0],
-               r->group_us[1], r->group_us[2], r->cells, r->group, r->cell_int, r->body_int,
-               r->mono_int, r->local, gflops(r), r->bytes_per_body, r->err.median, r->err.p99,
-               r->err.max, r->ms_allpairs,
-               r->ms_allpairs > 0.0 ? r->ms_allpairs / r->ms_step : 0.0,
-               r->complete ? "" : "  (cells summed directly: store or stack full)");
-        if (r->local_full)
-            printf("#   %llu groups' local lists filled: their further far cells went body by "
-                   "body\n", (unsigned long long)r->local_full);
-    }
+           "rows", "allpairs", "speedup");
+    fflush(stdout);
+}
+
+static void print_row(const struct tree_row *r)
+{
+    printf("%-14s %9zu %5.2f %6.3g %8.3f %7.3f %7.3f %7.3f %7.3f %6.3f %7.1f %7.1f %6.0f "
+           "%6.3f %5.1f %7.0f %7.0f %7.0f %6.0f %8.0f %6.0f %9.2e %9.2e %9.2e %5zu %10.3f "
+           "%8.1f%s\n", r->dist ? r->dist : "input", r->n, r->theta, r->eps, r->ms_step,
+           r->ms_sort, r->ms_build, r->ms_moments, r->ms_walk, r->ms_tail, r->group_us[0],
+           r->group_us[1], r->group_us[2], r->cells, r->group, r->cell_int, r->body_int,
+           r->mono_int, r->local, gflops(r), r->bytes_per_body, r->err.median, r->err.p99,
+           r->err.max, r->err.rows, r->ms_allpairs,
+           r->ms_allpairs > 0.0 ? r->ms_allpairs / r->ms_step : 0.0,
+           r->complete ? "" : "  (cells summed directly: store or stack full)");
+    if (r->local_full)
+        printf("#   %llu groups' local lists filled: their further far cells went body by "
+               "body\n", (unsigned long long)r->local_full);
     fflush(stdout);
 }
 
@@ -408,6 +416,15 @@ static enum gc_status curve(const struct gc_options *opt, const struct gc_bodies
     return st;
 }
 
+/* The float64 reference's rows for n bodies (REF_ROWS). */
+static size_t ref_rows(size_t n)
+{
+    const double budget = REF_PAIRS / (double)(n ? n : 1);
+    const size_t rows = budget >= REF_ROWS ? REF_ROWS
+                        : budget <= REF_ROWS_MIN ? REF_ROWS_MIN : (size_t)budget;
+    return rows < n ? rows : n;
+}
+
 enum gc_status gc_bench_tree(const struct gc_options *opt, const struct gc_bodies *initial,
                              struct gc_backend *backend)
 {
@@ -419,22 +436,24 @@ enum gc_status gc_bench_tree(const struct gc_options *opt, const struct gc_bodie
     static const size_t sweep_dists[] = {1048576, 4194304, 16777216};
     static const size_t sweep_host[] = {8192, 16384, 32768, 65536, 131072};
     static const float thetas[] = {0.3f, 0.4f, 0.45f, 0.5f, 0.55f, 0.6f, 0.7f, 0.8f, 1.0f};
+    enum { MAX_DISTS = 16 };
     const int device = gc_backend_is_device(backend);
-    const struct gc_bench_dist *dists[16] = {NULL}; /* none: the input's bodies, once */
+    const struct gc_bench_dist *dists[MAX_DISTS] = {NULL}; /* none: the input's bodies */
+    /* per distribution: its run's state (made once for every N of the sweep), its bodies
+     * and their reference (made once for every theta) */
+    struct gc_bodies ran[MAX_DISTS] = {{0}}, built[MAX_DISTS] = {{0}};
+    double *ref[MAX_DISTS] = {NULL};
     const size_t *ns = device ? (opt->distributions ? sweep_dists : sweep_device) : sweep_host;
     const int per = opt->sweep ? (device ? (opt->distributions ? 3 : 9) : 5)
                     : opt->theta_sweep ? (int)(sizeof thetas / sizeof thetas[0]) : 1;
     struct tree_row *rows;
     enum gc_status st = GC_OK;
-    double *ref = NULL;
-    const struct gc_bodies *b = initial;
-    struct gc_bodies built = {0};
     int count = 1, nrows = 0;
 
     if (opt->t_end > 0.0)
         return curve(opt, initial, backend);
     if (opt->distributions)
-        count = parse_dists(opt->distributions, dists, 16, &st);
+        count = parse_dists(opt->distributions, dists, MAX_DISTS, &st);
     if (st != GC_OK)
         return st;
     rows = calloc((size_t)(count * per), sizeof *rows);
@@ -442,57 +461,56 @@ enum gc_status gc_bench_tree(const struct gc_options *opt, const struct gc_bodie
         gc_log_error("benchmark: out of memory");
         return GC_ERR_NOMEM;
     }
-    for (int d = 0; d < count && st == GC_OK; d++) {
-        const struct gc_bench_dist *dist = dists[d];
-        const struct gc_model_info *m = dist ? gc_models_find(dist->model) : NULL;
-        /* the bodies' own softening unless --eps says otherwise */
-        const float eps = m && !gc_cli_given(opt, "--eps") ? m->eps : opt->params.eps;
-        struct gc_bodies ran = {0}; /* a run's state, made once for every N of the sweep */
-        for (int k = 0; k < per && st == GC_OK; k++) {
-            const float theta = opt->theta_sweep ? thetas[k] : opt->params.theta;
+    if (!opt->json)
+        print_header(opt, backend);
+    /* N (or theta) outside, the distributions inside: the smaller sizes come first */
+    for (int k = 0; k < per && st == GC_OK; k++) {
+        const float theta = opt->theta_sweep ? thetas[k] : opt->params.theta;
+        for (int d = 0; d < count && st == GC_OK; d++) {
+            const struct gc_bench_dist *dist = dists[d];
+            const struct gc_model_info *m = dist ? gc_models_find(dist->model) : NULL;
+            /* the bodies' own softening unless --eps says otherwise */
+            const float eps = m && !gc_cli_given(opt, "--eps") ? m->eps : opt->params.eps;
             const size_t n = opt->sweep ? ns[k]
                              : opt->n ? opt->n
                              : m ? (device ? m->n_gpu : m->n_cpu) : initial->n;
-            if (dist && (k == 0 || opt->sweep)) {
-                gc_bodies_free(&built);
-                st = gc_bench_dist_build(dist, n, 0, opt->seed, backend, &ran, &built);
-                b = &built;
-                free(ref);
-                ref = NULL;
-            } else if (!dist && opt->sweep) {
-                gc_bodies_free(&built);
-                st = gc_models_build(opt->model, n, opt->seed, &built);
-                b = &built;
-                free(ref);
-                ref = NULL;
-            }
-            if (st == GC_OK && !ref) {
-                const size_t nref = b->n < REF_ROWS ? b->n : REF_ROWS;
-                ref = gc_bench_reference_rows(b, nref, (double)eps * eps);
-                st = ref ? GC_OK : GC_ERR_NOMEM;
+            struct tree_row *row = &rows[nrows];
+            const struct gc_bodies *b = dist || opt->sweep ? &built[d] : initial;
+            if (k == 0 || opt->sweep) { /* new bodies */
+                gc_bodies_free(&built[d]);
+                free(ref[d]);
+                ref[d] = NULL;
+                if (dist)
+                    st = gc_bench_dist_build(dist, n, 0, opt->seed, backend, &ran[d],
+                                             &built[d]);
+                else if (opt->sweep)
+                    st = gc_models_build(opt->model, n, opt->seed, &built[d]);
+                if (st == GC_OK) {
+                    ref[d] = gc_bench_reference_rows(b, ref_rows(b->n), (double)eps * eps);
+                    st = ref[d] ? GC_OK : GC_ERR_NOMEM;
+                }
             }
             if (st == GC_OK)
-                st = tree_row(opt, b, backend, theta, eps, ref,
-                              b->n < REF_ROWS ? b->n : REF_ROWS, &rows[nrows]);
+                st = tree_row(opt, b, backend, theta, eps, ref[d], ref_rows(b->n), row);
             if (st != GC_OK)
                 break;
-            rows[nrows].dist = dist ? dist->name : NULL;
+            row->dist = dist ? dist->name : NULL;
             /* all pairs beside the input's bodies only: a distribution's rows are read
              * against one another */
             if (!dist && b->n <= ALLPAIRS_MAX_N && (k == 0 || opt->sweep))
-                st = time_allpairs(opt, b, backend, &rows[nrows].ms_allpairs);
+                st = time_allpairs(opt, b, backend, &row->ms_allpairs);
             if (st == GC_OK && !opt->json)
-                gc_log_info("benchmark: tree %s N = %zu theta %.2f done (%.3f ms/step)",
-                            dist ? dist->name : "", rows[nrows].n, theta,
-                            rows[nrows].ms_step);
+                print_row(row);
             nrows++;
         }
-        gc_bodies_free(&ran);
     }
-    if (st == GC_OK)
-        print_rows(opt, backend, rows, nrows);
+    if (st == GC_OK && opt->json)
+        print_json(opt, backend, rows, nrows);
     free(rows);
-    free(ref);
-    gc_bodies_free(&built);
+    for (int d = 0; d < count; d++) {
+        gc_bodies_free(&ran[d]);
+        gc_bodies_free(&built[d]);
+        free(ref[d]);
+    }
     return st;
 }

@@ -29,14 +29,15 @@
 #define STACK 960
 #define SPILL (STACK / 2)
 #define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
-/* Each walking warp's list area in global memory: from the bottom, the cells its group adds
- * to its local expansion (tree_formulas.h), listed while the walk goes on and added up when
- * it ends, so that the 20 sums are live only then (summing a full list in the middle of the
- * walk made the walk's own registers spill): ~1,300 a group at theta 0.5 and 2^20 bodies,
- * ~2,100 at theta 0.4; from the top, what the stack moved out. A group that fills it sends
- * its further far cells body by body (slower; the figures count such walks). 8,192 ints a
- * warp are ~138 MB on an H100, whatever N. */
+/* Each walking warp's list area in global memory. Its first LOCAL_CAP ints list the cells
+ * its group adds to its local expansion (tree_formulas.h), while the walk goes on; they are
+ * added up when it ends, so that the 20 sums are live only then (summing a full list in the
+ * middle of the walk made the walk's own registers spill): ~1,300 a group at theta 0.5 and
+ * 2^20 bodies, ~2,100 at theta 0.4. Beyond, cells go body by body as before (slower, and no
+ * less accurate: the figures count such walks). The rest, from the top, holds what the stack
+ * moved out. 8,192 ints a warp are ~138 MB on an H100, whatever N. */
 #define LIST_INTS 8192
+#define LOCAL_CAP 4096
 #define FULL 0xffffffffu
 
 static_assert(GC_TREE_GROUP <= 32, "the walk gives each lane of a warp one body of a group");
@@ -316,15 +317,16 @@ static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
 
 /* ---- groups: where each begins, by gc_tree_group_step over the pieces of the tree ---- */
 
-/* Marks where groups begin in the piece c (bodies r); parent: the cell whose children are
- * being packed (-1: the root packs itself), whose larger children the group keeps clear of. */
-static __device__ void mark(const tree_view &T, int c, int2 r, bool leaf, int parent,
+/* Marks where groups begin in the piece c (bodies r) of packing cell `cell`; parent: the cell
+ * whose children are being packed (-1: the root packs itself), whose larger children a
+ * group spanning packing cells keeps clear of. */
+static __device__ void mark(const tree_view &T, int c, int2 r, bool leaf, int cell, int parent,
                             gc_tree_pack *g)
 {
     const float4 lo4 = T.blo[c], hi4 = T.bhi[c];
     const float lo[3] = {lo4.x, lo4.y, lo4.z}, hi[3] = {hi4.x, hi4.y, hi4.z};
     bool apart = false;
-    if (parent >= 0 && g->fill > 0) {
+    if (parent >= 0 && gc_tree_pack_crosses(g, r.y - r.x, cell)) {
         const float4 pm = T.misc[parent];
         const int first = __float_as_int(pm.z), count = __float_as_int(pm.w);
         for (int k = 0; k < count && !apart; k++) {
@@ -336,7 +338,7 @@ static __device__ void mark(const tree_view &T, int c, int2 r, bool leaf, int pa
             apart = gc_tree_pack_reaches(g, lo, hi, olo, ohi);
         }
     }
-    switch (gc_tree_group_step(g, r.y - r.x, leaf, lo, hi, apart)) {
+    switch (gc_tree_group_step(g, r.y - r.x, leaf, lo, hi, cell, apart)) {
     case GC_TREE_GROUP_BEGINS:
         T.begins[r.x] = 1;
         break;
@@ -364,7 +366,7 @@ static __device__ void pack(const tree_view &T, int c, int parent, gc_tree_pack 
                 r = T.range[++p];
             count = __float_as_int(T.misc[p].w);
         }
-        mark(T, p, r, count <= 0, parent, g);
+        mark(T, p, r, count <= 0, c, parent, g);
         b = r.y;
     }
 }
@@ -380,18 +382,19 @@ static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
         const int2 r = T.range[c];
         const float4 misc = T.misc[c];
         const int first = __float_as_int(misc.z), count = __float_as_int(misc.w);
-        gc_tree_pack g = {0, {0, 0, 0}, {0, 0, 0}};
+        gc_tree_pack g = {0, {0, 0, 0}, {0, 0, 0}, 0, 0};
         if (c == 0 && T.n > 0 && T.n <= GC_TREE_PACK)
             pack(T, 0, -1, &g);
         else if (c == 0 && T.n > 0)
-            mark(T, 0, r, count <= 0, -1, &g); /* a larger root is cut if it is a leaf */
+            mark(T, 0, r, count <= 0, 0, -1, &g); /* a larger root is cut if it is a leaf */
         if (count <= 0 || r.y - r.x <= GC_TREE_PACK)
             continue;
         g.fill = 0;
         for (int k = 0; k < count; k++) {
             const int2 rk = T.range[first + k];
             if (rk.y - rk.x > GC_TREE_PACK)
-                mark(T, first + k, rk, __float_as_int(T.misc[first + k].w) <= 0, c, &g);
+                mark(T, first + k, rk, __float_as_int(T.misc[first + k].w) <= 0, first + k, c,
+                     &g);
             else
                 pack(T, first + k, c, &g);
         }
@@ -619,7 +622,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     }
     const float rl2 = gc_tree_local_radius2(h2, T.theta);
     float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
-    /* nlocal from the bottom of the list area, spilled cells from its top */
+    /* nlocal cells listed from the bottom of the list area, spilled cells from its top */
     int top = 1, ncell = 0, nbody = 0, nlocal = 0, spilled = 0;
     /* 1: the stack filled (a cell summed directly), 2: the local list filled, 4: the stack
      * moved cells to the list area */
@@ -668,7 +671,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         }
         /* Cells for the local expansion join the group's list while it has room. */
         unsigned lm = __ballot_sync(FULL, local);
-        if (nlocal + __popc(lm) > LIST_INTS - spilled) {
+        if (nlocal + __popc(lm) > LOCAL_CAP) {
             full |= 2;
             lm = 0;
         } else if (local) {
@@ -704,7 +707,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
         const int nk = open_cell ? count : 0;
         const int incl = warp_inclusive_scan(nk, lane);
         const int total = __shfl_sync(FULL, incl, 31);
-        if (top + total > STACK && nlocal + spilled + SPILL <= LIST_INTS) {
+        if (top + total > STACK && spilled + SPILL <= LIST_INTS - LOCAL_CAP) {
             int *spill = list_area(T) + LIST_INTS - spilled - SPILL;
             for (int j = lane; j < SPILL; j += 32)
                 spill[SPILL - 1 - j] = s.stack[j];

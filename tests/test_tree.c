@@ -290,26 +290,33 @@ static void test_formulas(void)
         const float lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
         struct gc_tree_pack g = {0};
         for (int k = 0; k < 10; k++)
-            CHECK(gc_tree_group_step(&g, nb[k], leaf[k], lo, hi, 0) == want[k]);
+            CHECK(gc_tree_group_step(&g, nb[k], leaf[k], lo, hi, 5, 0) == want[k]);
         g.fill = 0;
-        CHECK(gc_tree_group_step(&g, GC_TREE_GROUP, 0, lo, hi, 0) == GC_TREE_GROUP_BEGINS);
+        CHECK(gc_tree_group_step(&g, GC_TREE_GROUP, 0, lo, hi, 5, 0) == GC_TREE_GROUP_BEGINS);
     }
-    /* Two small cells on either side of a large one: their common box would reach into the
-     * large one's, so the second begins a group of its own; beside each other they pack, and
-     * the open group's box is what the test grows. */
+    /* Packing cells 1, 2 and 3 beside a large cell D: pieces of one packing cell need no
+     * test; a piece of cell 2 joins cell 1's group (their box stays clear of D's); cell 3's
+     * piece lies beyond D, their common box would reach into it, so it begins a group of its
+     * own. The open group's box is what the test grows. */
     {
-        const float alo[3] = {0, 0, 0}, ahi[3] = {1, 1, 1}, blo[3] = {4, 0, 0},
-                    bhi[3] = {5, 1, 1}, clo[3] = {1.5f, 0, 0}, chi[3] = {2, 1, 1},
-                    dlo[3] = {2.2f, 0.2f, 0.2f}, dhi[3] = {3.8f, 0.8f, 0.8f};
+        const float alo[3] = {0, 0, 0}, ahi[3] = {1, 1, 1}, a2lo[3] = {0, 0.2f, 0},
+                    a2hi[3] = {0.8f, 1.2f, 1}, blo[3] = {4, 0, 0}, bhi[3] = {5, 1, 1},
+                    clo[3] = {1.5f, 0, 0}, chi[3] = {2, 1, 1}, dlo[3] = {2.2f, 0.2f, 0.2f},
+                    dhi[3] = {3.8f, 0.8f, 0.8f};
         struct gc_tree_pack g = {0};
         CHECK(!gc_tree_pack_reaches(&g, alo, ahi, dlo, dhi)); /* no open group */
-        CHECK(gc_tree_group_step(&g, 10, 1, alo, ahi, 0) == GC_TREE_GROUP_BEGINS);
+        CHECK(!gc_tree_pack_crosses(&g, 10, 1));
+        CHECK(gc_tree_group_step(&g, 10, 1, alo, ahi, 1, 0) == GC_TREE_GROUP_BEGINS);
+        CHECK(!gc_tree_pack_crosses(&g, 5, 1));
+        CHECK(gc_tree_group_step(&g, 5, 1, a2lo, a2hi, 1, 0) == GC_TREE_GROUP_NONE);
+        CHECK(gc_tree_pack_crosses(&g, 5, 2) && !gc_tree_pack_crosses(&g, 40, 2));
         CHECK(!gc_tree_pack_reaches(&g, clo, chi, dlo, dhi));
-        CHECK(gc_tree_group_step(&g, 10, 1, clo, chi, 0) == GC_TREE_GROUP_NONE);
-        CHECK(g.fill == 20 && g.lo[0] == 0.0f && g.hi[0] == 2.0f);
+        CHECK(gc_tree_group_step(&g, 5, 1, clo, chi, 2, 0) == GC_TREE_GROUP_NONE);
+        CHECK(g.fill == 20 && g.lo[0] == 0.0f && g.hi[0] == 2.0f && g.hi[1] == 1.2f);
+        CHECK(gc_tree_pack_crosses(&g, 5, 2)); /* the group spans cells now */
         CHECK(gc_tree_pack_reaches(&g, blo, bhi, dlo, dhi));
-        CHECK(gc_tree_group_step(&g, 10, 1, blo, bhi, 1) == GC_TREE_GROUP_BEGINS);
-        CHECK(g.fill == 10 && g.lo[0] == 4.0f);
+        CHECK(gc_tree_group_step(&g, 10, 1, blo, bhi, 3, 1) == GC_TREE_GROUP_BEGINS);
+        CHECK(g.fill == 10 && g.lo[0] == 4.0f && !gc_tree_pack_crosses(&g, 10, 3));
     }
     /* x bits at 3i+2, y at 3i+1, z at 3i, bit 20 of each axis in the top digit. */
     CHECK(gc_tree_spread(1u) == 1u && gc_tree_spread(2u) == 8u);

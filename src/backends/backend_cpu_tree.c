@@ -193,20 +193,21 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
     return st;
 }
 
-/* Marks where groups begin in piece nd (gc_tree_group_step); parent: the cell whose children
- * are being packed (NULL: the root packs itself), whose larger children the group keeps clear
- * of. */
-static void mark(struct cpu_tree *t, const struct node *nd, const struct node *parent,
-                 struct gc_tree_pack *g)
+/* Marks where groups begin in piece nd (gc_tree_group_step) of packing cell `cell`; parent:
+ * the cell whose children are being packed (NULL: the root packs itself), whose larger
+ * children a group spanning packing cells keeps clear of. */
+static void mark(struct cpu_tree *t, const struct node *nd, int32_t cell,
+                 const struct node *parent, struct gc_tree_pack *g)
 {
+    const int nb = nd->end - nd->begin;
     int apart = 0;
-    for (int k = 0; parent && k < parent->count && !apart; k++) {
+    for (int k = 0; parent && gc_tree_pack_crosses(g, nb, cell) && k < parent->count && !apart;
+         k++) {
         const struct node *ch = &t->node[parent->first + k];
         apart = ch->end - ch->begin > GC_TREE_PACK &&
                 gc_tree_pack_reaches(g, nd->mo.lo, nd->mo.hi, ch->mo.lo, ch->mo.hi);
     }
-    switch (gc_tree_group_step(g, nd->end - nd->begin, nd->count < 0, nd->mo.lo, nd->mo.hi,
-                               apart)) {
+    switch (gc_tree_group_step(g, nb, nd->count < 0, nd->mo.lo, nd->mo.hi, cell, apart)) {
     case GC_TREE_GROUP_BEGINS:
         t->begins[nd->begin] = 1;
         break;
@@ -224,6 +225,7 @@ static void mark(struct cpu_tree *t, const struct node *nd, const struct node *p
 static void pack(struct cpu_tree *t, const struct node *nd, const struct node *parent,
                  struct gc_tree_pack *g)
 {
+    const int32_t cell = (int32_t)(nd - t->node);
     for (int32_t b = nd->begin; b < nd->end;) {
         const struct node *p = nd;
         while (p->end - p->begin > GC_TREE_GROUP && p->count > 0) {
@@ -232,7 +234,7 @@ static void pack(struct cpu_tree *t, const struct node *nd, const struct node *p
                 ch++;
             p = ch;
         }
-        mark(t, p, parent, g);
+        mark(t, p, cell, parent, g);
         b = p->end;
     }
 }
@@ -250,7 +252,7 @@ static void find_groups(struct cpu_tree *t, size_t n)
     if (n <= GC_TREE_PACK)
         pack(t, &t->node[0], NULL, &g);
     else
-        mark(t, &t->node[0], NULL, &g); /* a larger root is cut if it is a leaf */
+        mark(t, &t->node[0], 0, NULL, &g); /* a larger root is cut if it is a leaf */
     for (size_t c = 0; c < t->nodes; c++) {
         const struct node *nd = &t->node[c];
         if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_PACK)
@@ -259,7 +261,7 @@ static void find_groups(struct cpu_tree *t, size_t n)
         for (int k = 0; k < nd->count; k++) {
             const struct node *ch = &t->node[nd->first + k];
             if (ch->end - ch->begin > GC_TREE_PACK)
-                mark(t, ch, nd, &g);
+                mark(t, ch, nd->first + k, nd, &g);
             else
                 pack(t, ch, nd, &g);
         }

@@ -24,8 +24,10 @@ static const struct gc_bench_dist dists[] = {
     {"merger", "mw-m31", 55.6, 0.01f, "the built-in pair at its merger (1 Gyr)"},
     {"collapse", "cold-sphere", -1.0, 0.005f, "cold uniform sphere at its densest"},
 };
-/* How far a collapse is run at most, in free-fall times, looking for its densest step. */
+/* How far a collapse is run at most, in free-fall times of the unit sphere (G = M = 1:
+ * pi / (2 sqrt 2)), looking for its densest step. */
 #define COLLAPSE_MAX_T 3.0
+#define FREE_FALL 1.1107207345395915
 /* Time between progress lines of a run (N-body units). */
 #define RUN_CHUNK 1.0
 
@@ -47,8 +49,8 @@ static enum gc_status run(const struct gc_bench_dist *d, const struct gc_bodies 
     struct gc_bodies scratch = {0};
     struct gc_progress prog;
     struct gc_diagnostics diag;
-    double lowest = INFINITY;
-    const double end = d->t > 0.0 ? d->t : COLLAPSE_MAX_T * 1.1107207345395915;
+    double lowest = INFINITY, at = 0.0; /* the lowest potential so far, and when */
+    const double end = d->t > 0.0 ? d->t : COLLAPSE_MAX_T * FREE_FALL;
     unsigned long long done = 0, total = (unsigned long long)ceil(end / d->dt);
     enum gc_status st;
     gc_sim_params_default(&p);
@@ -88,15 +90,17 @@ static enum gc_status run(const struct gc_bench_dist *d, const struct gc_bodies 
         if (diag.potential > lowest)
             break; /* past the densest step: out holds it */
         lowest = diag.potential;
+        at = gc_sim_time(&sim);
         memcpy(out->pos, scratch.pos, 4 * init->n * sizeof *out->pos);
         memcpy(out->vel, scratch.vel, 4 * init->n * sizeof *out->vel);
     }
     gc_progress_end(&prog);
-    if (st == GC_OK && d->t > 0.0)
+    if (st == GC_OK && d->t > 0.0) {
         st = gc_sim_download(&sim, out);
+        at = gc_sim_time(&sim);
+    }
     if (st == GC_OK)
-        gc_log_info("benchmark: %s: %zu bodies run to t = %.3f", d->name, init->n,
-                    d->t > 0.0 ? gc_sim_time(&sim) : gc_sim_time(&sim) - d->dt);
+        gc_log_info("benchmark: %s: %zu bodies run to t = %.3f", d->name, init->n, at);
     gc_sim_free(&sim);
     gc_bodies_free(&scratch);
     return st;

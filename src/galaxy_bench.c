@@ -54,7 +54,7 @@ int main(int argc, char **argv)
             return st == GC_ERR_INVALID ? 2 : 1;
     }
     memset(&restart, 0, sizeof restart);
-    if (!(o.mode == GC_MODE_BENCHMARK && o.sweep && !o.data))
+    if (!(o.mode == GC_MODE_BENCHMARK && (o.sweep || o.distributions) && !o.data))
         st = gc_initial_run(&o, backend, &bodies, &restart);
     if (st == GC_OK && o.mode == GC_MODE_STEPS)
         st = gc_plan_check(&o, &bodies, backend, 1, NULL);

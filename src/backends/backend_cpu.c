@@ -295,7 +295,14 @@ static enum gc_status cpu_tree_stats(struct gc_backend *b, struct gc_tree_stats 
     return gc_cpu_tree_stats(b->ctx, out);
 }
 
-static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats};
+static enum gc_status cpu_tree_group_times(struct gc_backend *b, float *us, size_t cap,
+                                           size_t *count)
+{
+    return gc_cpu_tree_group_times(b->ctx, us, cap, count);
+}
+
+static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats,
+                                                      .group_times = cpu_tree_group_times};
 
 static const void *cpu_lookup(const struct gc_backend *b, int table)
 {

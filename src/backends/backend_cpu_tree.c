@@ -34,6 +34,7 @@ struct cpu_tree {
     size_t nodes, node_cap;
     unsigned char *begins;  /* per sorted body: 1 where a group begins */
     int32_t *group;         /* the groups' first bodies, ascending, then n */
+    float *group_us;        /* each group's walk, microseconds */
     size_t groups;
     struct gc_tree_stats stats;
 };
@@ -48,6 +49,7 @@ void gc_cpu_tree_free(struct cpu_ctx *c)
     free(t->node);
     free(t->begins);
     free(t->group);
+    free(t->group_us);
     free(t);
     c->tree = NULL;
 }
@@ -65,11 +67,13 @@ static enum gc_status reserve(struct cpu_ctx *c)
         free(t->spos);
         free(t->begins);
         free(t->group);
+        free(t->group_us);
         t->order = malloc(c->n * sizeof *t->order);
         t->spos = malloc(4 * c->n * sizeof *t->spos);
         t->begins = malloc(c->n);
         t->group = malloc((c->n + 1) * sizeof *t->group);
-        t->cap = t->order && t->spos && t->begins && t->group ? c->n : 0;
+        t->group_us = malloc((c->n + 1) * sizeof *t->group_us);
+        t->cap = t->order && t->spos && t->begins && t->group && t->group_us ? c->n : 0;
         if (!t->cap)
             goto nomem;
     }
@@ -189,10 +193,21 @@ static enum gc_status build(struct cpu_tree *t, size_t n)
     return st;
 }
 
-/* Marks where groups begin in piece nd (gc_tree_group_step). */
-static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
+/* Marks where groups begin in piece nd (gc_tree_group_step) of packing cell `cell`; parent:
+ * the cell whose children are being packed (NULL: the root packs itself), whose larger
+ * children a group spanning packing cells keeps clear of. */
+static void mark(struct cpu_tree *t, const struct node *nd, int32_t cell,
+                 const struct node *parent, struct gc_tree_pack *g)
 {
-    switch (gc_tree_group_step(fill, nd->end - nd->begin, nd->count < 0)) {
+    const int nb = nd->end - nd->begin;
+    int apart = 0;
+    for (int k = 0; parent && gc_tree_pack_crosses(g, nb, cell) && k < parent->count && !apart;
+         k++) {
+        const struct node *ch = &t->node[parent->first + k];
+        apart = ch->end - ch->begin > GC_TREE_PACK &&
+                gc_tree_pack_reaches(g, nd->mo.lo, nd->mo.hi, ch->mo.lo, ch->mo.hi);
+    }
+    switch (gc_tree_group_step(g, nb, nd->count < 0, nd->mo.lo, nd->mo.hi, cell, apart)) {
     case GC_TREE_GROUP_BEGINS:
         t->begins[nd->begin] = 1;
         break;
@@ -207,8 +222,10 @@ static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
 
 /* The pieces of packing cell nd in key order: from each body b not yet covered, down to the
  * largest cell of at most GC_TREE_GROUP bodies that holds it (or a leaf). */
-static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
+static void pack(struct cpu_tree *t, const struct node *nd, const struct node *parent,
+                 struct gc_tree_pack *g)
 {
+    const int32_t cell = (int32_t)(nd - t->node);
     for (int32_t b = nd->begin; b < nd->end;) {
         const struct node *p = nd;
         while (p->end - p->begin > GC_TREE_GROUP && p->count > 0) {
@@ -217,35 +234,36 @@ static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
                 ch++;
             p = ch;
         }
-        mark(t, p, fill);
+        mark(t, p, cell, parent, g);
         b = p->end;
     }
 }
 
-/* The groups of the tree (tree_formulas.h), their first bodies in sorted order. */
+/* The groups of the tree (tree_formulas.h), their first bodies in sorted order; the cells'
+ * boxes are made (moments) before. */
 static void find_groups(struct cpu_tree *t, size_t n)
 {
-    int fill = 0;
+    struct gc_tree_pack g = {0};
     t->groups = 0;
     t->group[0] = 0;
     if (n == 0)
         return;
     memset(t->begins, 0, n);
     if (n <= GC_TREE_PACK)
-        pack(t, &t->node[0], &fill);
+        pack(t, &t->node[0], NULL, &g);
     else
-        mark(t, &t->node[0], &fill); /* a larger root is cut if it is a leaf */
+        mark(t, &t->node[0], 0, NULL, &g); /* a larger root is cut if it is a leaf */
     for (size_t c = 0; c < t->nodes; c++) {
         const struct node *nd = &t->node[c];
         if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_PACK)
             continue;
-        fill = 0;
+        g.fill = 0;
         for (int k = 0; k < nd->count; k++) {
             const struct node *ch = &t->node[nd->first + k];
             if (ch->end - ch->begin > GC_TREE_PACK)
-                mark(t, ch, &fill);
+                mark(t, ch, nd->first + k, nd, &g);
             else
-                pack(t, ch, &fill);
+                pack(t, ch, nd, &g);
         }
     }
     for (size_t b = 0; b < n; b++)
@@ -383,7 +401,8 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
 {
     struct cpu_tree *t;
     const size_t n = c->n;
-    double t0, t1, t2, t3, cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
+    double t0, t1, t2, t3, last_taken = 0.0, cells = 0.0, bodies = 0.0, mono = 0.0,
+           local = 0.0;
     float *acc;
     enum gc_status st = reserve(c);
     if (st != GC_OK)
@@ -398,19 +417,23 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     sort_bodies(c);
     t1 = 1e3 * gc_clock_seconds();
     st = build(t, n);
-    if (st == GC_OK)
-        find_groups(t, n);
     t2 = 1e3 * gc_clock_seconds();
-    if (st == GC_OK)
+    if (st == GC_OK) {
         moments(t, fp->theta, fp->eps2);
+        find_groups(t, n);
+    }
     t3 = 1e3 * gc_clock_seconds();
     if (st == GC_OK) {
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
     num_threads(gc_cpu_threads(c))
         for (long g = 0; g < (long)t->groups; g++) {
             double counts[4] = {0.0, 0.0, 0.0, 0.0};
+            const double start = gc_clock_seconds();
+            if (g + 1 == (long)t->groups)
+                last_taken = start;
             walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp, acc, phi,
                        counts);
+            t->group_us[g] = (float)(1e6 * (gc_clock_seconds() - start));
             cells += counts[0];
             bodies += counts[1];
             mono += counts[2];
@@ -426,6 +449,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.build_ms = t2 - t1;
         t->stats.moments_ms = t3 - t2;
         t->stats.walk_ms = 1e3 * gc_clock_seconds() - t3;
+        t->stats.tail_ms = t->groups ? t3 + t->stats.walk_ms - 1e3 * last_taken : 0.0;
         t->stats.cells = t->nodes;
         t->stats.groups = t->groups;
         t->stats.bytes = t->cap * (sizeof *t->order + 4 * sizeof *t->spos + 1 +
@@ -466,6 +490,16 @@ static enum gc_status tree_potential(struct cpu_ctx *c, const struct gc_force_pa
     if (st == GC_OK)
         *w = 0.5 * total;
     return st;
+}
+
+enum gc_status gc_cpu_tree_group_times(const struct cpu_ctx *c, float *us, size_t cap,
+                                       size_t *count)
+{
+    const struct cpu_tree *t = c->tree;
+    *count = t && t->stats.valid ? t->groups : 0;
+    if (*count)
+        memcpy(us, t->group_us, (*count < cap ? *count : cap) * sizeof *us);
+    return GC_OK;
 }
 
 enum gc_status gc_cpu_tree_stats(const struct cpu_ctx *c, struct gc_tree_stats *out)

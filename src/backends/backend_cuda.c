@@ -270,7 +270,14 @@ static enum gc_status tree_stats(struct gc_backend *b, struct gc_tree_stats *out
     return gc_cuda_tree_stats(b->ctx, out);
 }
 
-static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats};
+static enum gc_status tree_group_times(struct gc_backend *b, float *us, size_t cap,
+                                       size_t *count)
+{
+    return gc_cuda_tree_group_times(b->ctx, us, cap, count);
+}
+
+static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats,
+                                                       .group_times = tree_group_times};
 
 /* ---- kept states: the position, velocity and acceleration arrays one after the other in
  * device memory, copied on the device (no host round trip) ---- */

@@ -65,6 +65,9 @@ extern const struct cuda_force_method gc_cuda_allpairs; /* backend_cuda_allpairs
 extern const struct cuda_force_method gc_cuda_tree;     /* backend_cuda_tree.c */
 /* The tree's figures of its latest finished pass (backend_tree.h). */
 enum gc_status gc_cuda_tree_stats(struct cuda_ctx *c, struct gc_tree_stats *out);
+/* Each group's walk time of the latest pass (backend_tree.h's group_times). */
+enum gc_status gc_cuda_tree_group_times(struct cuda_ctx *c, float *us, size_t cap,
+                                        size_t *count);
 /* The all-pairs kernel alone, or the classic reference, and the plan (benchmark table). */
 enum gc_status gc_cuda_allpairs_kernel(struct cuda_ctx *c, float eps2, int reference);
 const char *gc_cuda_allpairs_plan(const struct cuda_ctx *c);

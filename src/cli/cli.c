@@ -436,7 +436,8 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("--profile only applies with --steps or --t-end");
         return GC_ERR_INVALID;
     }
-    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS) {
+    if (o->report_every > 0.0 && o->mode != GC_MODE_STEPS &&
+        !(o->mode == GC_MODE_BENCHMARK && o->t_end > 0.0)) {
         gc_log_error("--report-every only applies with --steps or --t-end");
         return GC_ERR_INVALID;
     }
@@ -461,6 +462,27 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
                            strcmp(o->params.force, "tree") != 0 || o->sweep)) {
         gc_log_error("--theta-sweep applies with --benchmark --force tree (and not with "
                      "--sweep)");
+        return GC_ERR_INVALID;
+    }
+    if ((o->distributions || o->t_end > 0.0) && o->mode == GC_MODE_BENCHMARK &&
+        (!o->params.force || strcmp(o->params.force, "tree") != 0)) {
+        gc_log_error("%s with --benchmark measures the tree: add --force tree",
+                     o->distributions ? "--distributions" : "--t-end");
+        return GC_ERR_INVALID;
+    }
+    if (o->distributions && o->mode != GC_MODE_BENCHMARK) {
+        gc_log_error("--distributions applies with --benchmark --force tree");
+        return GC_ERR_INVALID;
+    }
+    if (o->distributions && (o->data || gc_cli_given(o, "--model"))) {
+        gc_log_error("--distributions makes its own bodies: leave out %s",
+                     o->data ? "--data" : "--model");
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_BENCHMARK && o->t_end > 0.0 &&
+        (o->distributions || o->sweep || o->theta_sweep)) {
+        gc_log_error("--t-end with --benchmark times one run's steps: it goes with neither "
+                     "--distributions, --sweep nor --theta-sweep");
         return GC_ERR_INVALID;
     }
     if ((o->json || o->sweep) && o->mode != GC_MODE_BENCHMARK) {

@@ -73,6 +73,8 @@ struct gc_options {
     int json;                  /* --json: machine-readable benchmark output */
     int sweep;                 /* --sweep: benchmark over a range of N */
     int theta_sweep;           /* --theta-sweep: tree benchmark over a range of opening angles */
+    const char *distributions; /* --distributions LIST: tree benchmark on each of these bodies
+                                * (bench_dists.h, or "all"); NULL = the input's bodies */
     int repeats;               /* --repeats K: benchmark repeats; default 5 */
     int quiet;                 /* --quiet: errors only */
     /* viewer: picture, movies, camera */

@@ -37,8 +37,11 @@ const struct gc_cli_option gc_cli_options[] = {
      0, NULL, "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
      "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
      "16384 on CUDA), pythagorean (Burrau's three bodies 3, 4, 5),\n"
-     "pythagorean-binaries (the same, each body a circular binary) or\n"
-     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries)"},
+     "pythagorean-binaries (the same, each body a circular binary),\n"
+     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries);\n"
+     "spheres the tree is measured on (Henon units, leapfrog, eps 0.05):\n"
+     "plummer-wide (Plummer to 100 scale radii), hernquist (a cusp) or\n"
+     "cold-sphere (uniform, at rest: it collapses)"},
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
@@ -110,10 +113,11 @@ const struct gc_cli_option gc_cli_options[] = {
      "(with --benchmark or --compare: steps per timed run)"},
     {"--t-end", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
      "run to simulated time T (N-body units) without a window and print energy\n"
-     "and momentum (any integrator)"},
+     "and momentum (any integrator); with --benchmark --force tree: the\n"
+     "step time along a run to T"},
     {"--report-every", NULL, "X", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(report_every), 1e-12, 1e9,
      NULL, 0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
-     "units (with --t-end)"},
+     "units (with --t-end; with --benchmark, a step time every X, default T/30)"},
     {"--snapshot-every", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
      gc_cli_set_snapshot_every,
      "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
@@ -139,6 +143,11 @@ const struct gc_cli_option gc_cli_options[] = {
      "benchmark over a range of N"},
     {"--theta-sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(theta_sweep), 0, 0, NULL, 0,
      NULL, "with --benchmark --force tree: the error and time against theta"},
+    {"--distributions", NULL, "LIST", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(distributions), 0, 0,
+     NULL, 0, NULL, "with --benchmark --force tree: the tree on each of these bodies, comma-\n"
+     "separated, or all: mw-m31 (the pair), plummer-wide, hernquist, merger\n"
+     "(the pair at 1 Gyr) and collapse (a cold sphere at its densest); the\n"
+     "last two are run on the backend first (--sweep: 2^20, 2^22, 2^24 bodies)"},
     {"--json", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(json), 0, 0, NULL, 0, NULL,
      "benchmark output as JSON on stdout"},
     {"--compare", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_COMPARE, NULL,

@@ -386,18 +386,6 @@ void gc_model_galaxy_tables_free(struct gc_model_galaxy_tables *t)
     free(t);
 }
 
-static double gauss(struct rng *g)
-{
-    if (g->has_spare) {
-        g->has_spare = 0;
-        return g->spare;
-    }
-    double r = sqrt(-2.0 * log(uniform(g))), a = 2.0 * PI * uniform(g);
-    g->spare = r * sin(a);
-    g->has_spare = 1;
-    return r * cos(a);
-}
-
 /* ---- sampling ---- */
 
 static void sample_disk(const struct gc_model_galaxy_params *p,
@@ -424,9 +412,9 @@ static void sample_disk(const struct gc_model_galaxy_params *p,
     double vp = t->sigp[lo] * (1.0 - f) + t->sigp[hi] * f;
     double vz = t->sigz[lo] * (1.0 - f) + t->sigz[hi] * f;
     double vm = t->vphi[lo] * (1.0 - f) + t->vphi[hi] * f;
-    vr *= gauss(g);
-    vp = vm + vp * gauss(g);
-    vz *= gauss(g);
+    vr *= gaussian(g);
+    vp = vm + vp * gaussian(g);
+    vz *= gaussian(g);
     x[0] = r * c, x[1] = r * s, x[2] = z;
     v[0] = vr * c - vp * s, v[1] = vr * s + vp * c, v[2] = vz;
 }
@@ -446,7 +434,7 @@ static void sample_spheroid(const struct gc_model_galaxy_tables *t, double a, do
     double phi = r < t->rmax_all ? loggrid_at(&t->phi, r) : -t->mass_all / r;
     double vmax2 = VCUT * VCUT * 2.0 * -phi;
     for (int tries = 0;; tries++) {
-        v[0] = sig * gauss(g), v[1] = sig * gauss(g), v[2] = sig * gauss(g);
+        v[0] = sig * gaussian(g), v[1] = sig * gaussian(g), v[2] = sig * gaussian(g);
         double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
         if (v2 < vmax2)
             break;

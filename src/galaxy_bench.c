@@ -42,8 +42,9 @@ int main(int argc, char **argv)
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
     gc_stop_install(); /* SIGINT, SIGTERM: stop between steps, exit 128 + the signal */
-    if (gc_outputs_check(&o) != GC_OK)
-        return 1;
+    st = gc_outputs_check(&o);
+    if (st != GC_OK)
+        return st == GC_ERR_INVALID ? 2 : 1;
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;

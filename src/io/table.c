@@ -15,6 +15,8 @@
 
 #include "io.h"
 #include "log.h"
+#include "outfile.h"
+#include "stop.h"
 
 const unsigned char gc_layout_tags[GC_LAYOUT_BLOCKS] = {
     GC_TAG(0, GC_DISK), GC_TAG(1, GC_DISK), GC_TAG(0, GC_BULGE),
@@ -366,10 +368,9 @@ done:
 enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
     size_t count[LAYOUT_MAX] = {0};
-    struct stat sb;
-    char *tmp;
+    struct gc_outfile out;
+    enum gc_status st;
     FILE *f;
-    int ok, err, direct;
 
     for (size_t i = 0; i < b->n; i++) {
         const int k = block_of(b->tag[i]);
@@ -380,24 +381,12 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         }
         count[k]++;
     }
-    /* Written under a temporary name and renamed when complete: a full disk leaves no
-     * truncated table under the final name (it would fail to load later, or worse, load
-     * short). A device or a pipe (--save /dev/stdout) is written as it is. */
-    direct = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
-    tmp = malloc(strlen(path) + sizeof ".part");
-    if (!tmp) {
-        gc_log_error("%s: out of memory", path);
-        return GC_ERR_NOMEM;
-    }
-    strcpy(tmp, path);
-    if (!direct)
-        strcat(tmp, ".part");
-    f = fopen(tmp, "w");
-    if (!f) {
-        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
-        free(tmp);
-        return GC_ERR_IO;
-    }
+    /* Complete or not at all under its name, and a device or pipe (--save /dev/stdout)
+     * written as it is (outfile.h). */
+    st = gc_outfile_begin(&out, path);
+    f = st == GC_OK ? gc_outfile_open_file(&out, &st) : NULL;
+    if (!f)
+        return st;
     fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
     fprintf(f, "%s %zu %zu %zu %zu %zu %zu", GC_LAYOUT_HEADER, count[0], count[1], count[2],
             count[3], count[4], count[5]);
@@ -408,6 +397,9 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         for (size_t i = 0; i < b->n; i++) {
             if (block_of(b->tag[i]) != k)
                 continue;
+            /* A table of millions of rows takes seconds: a stop request is heard within. */
+            if ((i & 0xffff) == 0 && gc_stop_requested())
+                return gc_outfile_stopped(&out, f);
             if (b->pos64) /* %.17g: every double exact */
                 fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", b->mass64[i],
                         b->pos64[3 * i], b->pos64[3 * i + 1], b->pos64[3 * i + 2],
@@ -417,27 +409,6 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
                         b->pos[4 * i], b->pos[4 * i + 1], b->pos[4 * i + 2], b->vel[4 * i],
                         b->vel[4 * i + 1], b->vel[4 * i + 2]);
         }
-    /* The numbers are out; what a full disk refused shows at the flush and the close. */
-    ok = fflush(f) == 0 && !ferror(f) && (direct || fsync(fileno(f)) == 0 || errno == EINVAL);
-    err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        err = errno;
-    }
-    if (ok && !direct && rename(tmp, path) != 0) {
-        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
-                     strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return GC_ERR_IO;
-    }
-    if (!ok) {
-        if (!direct)
-            remove(tmp);
-        gc_log_error("%s: write failed: %s%s%s%s", path, strerror(err ? err : EIO),
-                     direct ? "" : " (removed the partial ", direct ? "" : tmp,
-                     direct ? "" : ")");
-    }
-    free(tmp);
-    return ok ? GC_OK : GC_ERR_IO;
+    /* What a full disk refused shows at the flush and the close. */
+    return gc_outfile_end_file(&out, f, 1);
 }

@@ -8,6 +8,7 @@
 #include "backend_tree.h"
 #include "clock.h"
 #include "log.h"
+#include "stop.h"
 #include "tree_formulas.h"
 
 /* One cell. Children of a cell are stored together, in key order, and every cell comes
@@ -384,6 +385,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     struct cpu_tree *t;
     const size_t n = c->n;
     double t0, t1, t2, t3, cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
+    long cut = 0;
     float *acc;
     enum gc_status st = reserve(c);
     if (st != GC_OK)
@@ -405,10 +407,15 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         moments(t, fp->theta, fp->eps2);
     t3 = 1e3 * gc_clock_seconds();
     if (st == GC_OK) {
-#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local, cut) \
     num_threads(gc_cpu_threads(c))
         for (long g = 0; g < (long)t->groups; g++) {
             double counts[4] = {0.0, 0.0, 0.0, 0.0};
+            /* A stop during start-up is heard within a group's walk (stop.h). */
+            if (gc_stop_cut()) {
+                cut++;
+                continue;
+            }
             walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp, acc, phi,
                        counts);
             cells += counts[0];
@@ -439,6 +446,8 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.complete = 1;
         t->stats.valid = 1;
     }
+    if (st == GC_OK && cut)
+        st = GC_ERR_INTERRUPTED;
     free(acc);
     return st;
 }

@@ -194,6 +194,7 @@ enum gc_status gc_outfile_stopped(struct gc_outfile *f, FILE *stream)
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;
+    gc_stop_told();
     if (discard(f))
         gc_log_warn("%s: not written: stopped by %s (removed the partial %s)", f->path,
                     gc_stop_name(gc_stop_requested()), f->write);

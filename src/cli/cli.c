@@ -497,6 +497,11 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("--json and --sweep only apply with --benchmark");
         return GC_ERR_INVALID;
     }
+    if (o->sweep && o->data) {
+        gc_log_error("--sweep times the built-in model at each size (-n gives the largest); "
+                     "it does not read --data");
+        return GC_ERR_INVALID;
+    }
     if (o->snapshot_every > 0.0 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {
         gc_log_error("--snapshot-every applies to --steps, --headless and the window, not to "
                      "--benchmark or --compare");

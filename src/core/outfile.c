@@ -173,7 +173,8 @@ enum gc_status gc_outfile_end_file(struct gc_outfile *f, FILE *stream, int ok)
         if (fflush(stream) != 0 || ferror(stream))
             err = errno ? errno : EIO;
         /* On the disk before the rename (see gc_outfile_end). */
-        if (!err && ok && !f->direct && fsync(fileno(stream)) != 0 && errno != EINVAL)
+        if (!err && ok && !f->direct && fileno(stream) >= 0 && fsync(fileno(stream)) != 0 &&
+            errno != EINVAL)
             err = errno;
         if (fclose(stream) != 0 && !err)
             err = errno;

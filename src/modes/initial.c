@@ -182,7 +182,13 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         gc_log_error("unknown model '%s'; available: %s", o->model, GC_MODEL_NAMES);
         return GC_ERR_INVALID;
     }
-    return gc_models_build(o->model, o->n ? o->n : default_model_n(m, b), o->seed, out);
+    {
+        const size_t n = o->n ? o->n : default_model_n(m, b);
+        /* Millions of bodies take seconds to sample: said first, not after a silence. */
+        if (n >= ((size_t)1 << 20))
+            gc_log_info("building the %s model of %zu bodies", o->model, n);
+        return gc_models_build(o->model, n, o->seed, out);
+    }
 }
 
 void gc_restart_free(struct gc_restart *r)

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "initial.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "io.h"
@@ -68,7 +69,9 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     else if (strcmp(o->params.integrator, scheme->name) != 0)
         k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
                               o->params.integrator, scheme->name);
-    TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
+    /* A value the file does not record (NaN) leaves the option's. */
+    if (!isnan(run->eps))
+        TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
     if (run->dt > 0.0)
         TAKE("--dt", o->params.dt, (float)run->dt, run->dt, "%g");
     if (run->eta > 0.0)
@@ -147,7 +150,7 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                 restart->sim.records = run.records;
                 restart->sim.nrecords = run.nrecords;
                 restart->sim.integrator = restart->run.integrator;
-                restart->sim.eps = run.eps;
+                restart->sim.eps = isnan(run.eps) ? o->params.eps : run.eps;
                 restart->sim.eta = run.eta;
                 restart->sim.dt_max = run.dt_max;
                 o->restart = restart;

@@ -56,13 +56,19 @@ struct line_reader {
     unsigned char buf[1 << 16];
     size_t pos, len;
     int end;                     /* gzread gave 0 or an error */
+    int after_cr;                /* the last line ended in CR: a LF next is its CRLF */
     unsigned long long consumed; /* bytes read so far */
 };
 
+/* The UTF-8 byte-order mark some editors put first: not part of the first line. */
+static const unsigned char utf8_bom[3] = {0xef, 0xbb, 0xbf};
+
 enum line_result { LINE_END = 0, LINE_OK, LINE_NUL, LINE_LONG, LINE_READ_ERROR };
 
-/* The next line into line (newline kept, then a NUL); *col: the 1-based column of a NUL
- * byte (LINE_NUL). Lines longer than MAX_LINE characters are LINE_LONG. */
+/* The next line into line (ended by '\n', then a NUL); *col: the 1-based column of a NUL
+ * byte (LINE_NUL). Lines longer than MAX_LINE characters are LINE_LONG. A line ends at LF,
+ * CRLF or a lone CR (files of classic Mac OS), and a UTF-8 byte-order mark before the first
+ * line is skipped. */
 static enum line_result next_line(struct line_reader *r, char *line, size_t *col)
 {
     size_t n = 0;
@@ -78,21 +84,70 @@ static enum line_result next_line(struct line_reader *r, char *line, size_t *col
             }
             r->pos = 0;
             r->len = (size_t)got;
+            if (r->consumed == 0 && r->len >= 3 && memcmp(r->buf, utf8_bom, 3) == 0)
+                r->pos = 3;
         }
         c = r->buf[r->pos++];
         r->consumed++;
+        if (r->after_cr) {
+            r->after_cr = 0;
+            if (c == '\n')
+                continue;
+        }
         if (c == '\0') {
             *col = n + 1;
             return LINE_NUL;
         }
-        if (c != '\n' && n == MAX_LINE)
+        if (c != '\n' && c != '\r' && n == MAX_LINE)
             return LINE_LONG;
+        if (c == '\r') {
+            r->after_cr = 1;
+            c = '\n';
+        }
         line[n++] = (char)c;
         if (c == '\n')
             break;
     }
     line[n] = '\0';
     return n > 0 ? LINE_OK : LINE_END;
+}
+
+/* Data rows the file may hold (lines that are neither blank nor comments), counted before
+ * any is kept: a table beyond GC_MAX_BODIES rows is refused before gigabytes of them are
+ * stored (a small gzip can unpack to tens of millions of rows). Lines are skipped whole
+ * (memchr), so the count costs little beside the unpacking. Counting stops where the
+ * reading itself will stop with a message (a NUL byte, no row early on); the file is then
+ * read from its start again. */
+static size_t count_rows(gzFile f, unsigned char *buf, size_t cap)
+{
+    unsigned long long seen = 0;
+    size_t rows = 0;
+    int start = 1, got;
+    while (rows <= GC_MAX_BODIES && (got = gzread(f, buf, (unsigned)cap)) > 0) {
+        const unsigned char *p = buf, *end = buf + got;
+        if (memchr(buf, '\0', (size_t)got))
+            break;
+        while (p < end) {
+            if (start) {
+                const unsigned char c = *p++;
+                if (c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r')
+                    continue;
+                start = 0;
+                rows += c != '#';
+            } else {
+                const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+                const unsigned char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+                const unsigned char *eol = cr ? cr : nl;
+                p = eol ? eol + 1 : end;
+                start = eol != NULL;
+            }
+        }
+        seen += (unsigned long long)got;
+        if (rows == 0 && seen > FIRST_ROW_WITHIN)
+            break;
+    }
+    gzrewind(f);
+    return rows;
 }
 
 struct rows {
@@ -198,6 +253,17 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
     memset(in, 0, sizeof *in);
     in->f = f;
     gzbuffer(f, 1 << 17);
+    {
+        const size_t rows = count_rows(f, in->buf, sizeof in->buf);
+        if (rows > GC_MAX_BODIES) {
+            gc_log_error("%s: more than %zu rows; refusing to load", path, GC_MAX_BODIES);
+            st = GC_ERR_INVALID;
+            goto done;
+        }
+        /* Room for what was counted at once: no doubling (and its peak) on the way. */
+        r.v = rows ? malloc(rows * 7 * sizeof *r.v) : NULL;
+        r.cap = r.v ? rows : 0;
+    }
 
     for (;;) {
         double v[7];
@@ -255,10 +321,16 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         if (k == 0)
             continue; /* blank line */
         if (k < 0) {
-            int w = 0;
-            while (bad[w] && !isspace((unsigned char)bad[w]) && w < 20)
-                w++;
-            gc_log_error("%s:%lu: not a number: '%.*s'", path, lineno, w, bad);
+            /* Shown as typed, with bytes that do not print (a stray byte-order mark,
+             * control characters) as \xNN: an invisible character is no answer. */
+            char shown[20 * 4 + 1];
+            size_t used = 0;
+            for (int w = 0; w < 20 && bad[w] && !isspace((unsigned char)bad[w]); w++) {
+                const unsigned char c = (unsigned char)bad[w];
+                used += (size_t)snprintf(shown + used, sizeof shown - used,
+                                         c >= 0x20 && c < 0x7f ? "%c" : "\\x%02x", c);
+            }
+            gc_log_error("%s:%lu: not a number: '%s'", path, lineno, used ? shown : "");
             st = GC_ERR_PARSE;
             goto done;
         }

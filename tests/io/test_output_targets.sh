@@ -124,8 +124,9 @@ for kind in $kinds; do
     fi
     rm -f "$name"
 
-    # The device itself: a character device made here (root only), else /dev/null as it is
-    # (the snapshot, whose name the program chooses, through a link).
+    # The device itself: a character device made here (root only); and /dev/null, always
+    # through a link of our own, so that a writer that replaced its target would replace
+    # the link, never the machine's /dev/null.
     if [ "$(id -u)" -eq 0 ] && mknod "$name" c 1 7 2>/dev/null; then
         out "$kind" "$name"; rc=$?
         if [ ! -c "$name" ]; then bad "$kind: the device node was replaced ($(stat -c %F "$name"))"
@@ -137,9 +138,11 @@ for kind in $kinds; do
     else
         echo "note: $kind: a device node of our own needs root (mknod); the link and FIFO forms ran"
     fi
-    if [ "$kind" = snap ]; then ln -s /dev/null "$name"; target=$name; else target=/dev/null; fi
-    out "$kind" "$target"; rc=$?
-    if [ "$rc" -ne 0 ] || [ ! -c /dev/null ]; then bad "$kind: onto /dev/null: exit $rc" "$kind.log"
+    ln -s /dev/null "$name"
+    out "$kind" "$name"; rc=$?
+    if [ "$(readlink "$name")" != /dev/null ] || [ ! -c /dev/null ]; then
+        bad "$kind: the link to /dev/null was replaced"
+    elif [ "$rc" -ne 0 ]; then bad "$kind: onto /dev/null: exit $rc" "$kind.log"
     else ok
     fi
     rm -f "$name"

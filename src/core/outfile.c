@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,30 +21,37 @@ int gc_outfile_is_direct(const char *path)
     return stat(path, &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode));
 }
 
+const char *gc_outfile_refusal(const char *path)
+{
+    struct stat sb;
+    const size_t len = strlen(path);
+    if ((len && path[len - 1] == '/') || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
+        return "is a folder; give a file name";
+    if (stat(path, &sb) == 0 && S_ISBLK(sb.st_mode))
+        return "is a block device (a disk): not written into";
+    if (stat(path, &sb) == 0 && S_ISSOCK(sb.st_mode))
+        return "is a socket: not written into";
+    return NULL;
+}
+
 enum gc_status gc_outfile_begin(struct gc_outfile *f, const char *path)
 {
     struct stat sb;
     const size_t len = strlen(path);
+    const char *why = gc_outfile_refusal(path);
     memset(f, 0, sizeof *f);
     f->fd = -1;
     if (len == 0 || len >= sizeof f->path) {
         gc_log_error("%s: %s", len ? path : "output", len ? "path too long" : "no file name given");
         return GC_ERR_INVALID;
     }
+    if (why) {
+        gc_log_error("%s: %s", path, why);
+        return GC_ERR_INVALID;
+    }
     memcpy(f->path, path, len + 1);
     memcpy(f->final, path, len + 1);
     if (stat(path, &sb) == 0) {
-        if (S_ISDIR(sb.st_mode)) {
-            gc_log_error("%s: is a folder; give a file name", path);
-            return GC_ERR_INVALID;
-        }
-        /* A disk written over by a picture is not what anyone means; a socket takes no
-         * open(). */
-        if (S_ISBLK(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
-            gc_log_error("%s: is a %s: not written into", path,
-                         S_ISBLK(sb.st_mode) ? "block device (a disk)" : "socket");
-            return GC_ERR_INVALID;
-        }
         if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)) {
             f->direct = 1;
             memcpy(f->write, path, len + 1);

@@ -27,12 +27,16 @@ struct gc_outfile {
     int fd;           /* the open target, -1 when closed */
 };
 
-/* 1 when path names an existing device, FIFO or socket (through links): an output there is
- * written as it is. */
+/* 1 when path names an existing character device or FIFO (through links): an output there
+ * is written as it is. */
 int gc_outfile_is_direct(const char *path);
+/* Why no output may go to path, in words to follow it ("is a folder; ..."), or NULL: a
+ * folder, a block device (a picture written over a disk is not what anyone means) or a
+ * socket (which takes no open()). */
+const char *gc_outfile_refusal(const char *path);
 
 /* Decides where path's output goes (fills f; opens nothing). GC_ERR_INVALID (logged) for
- * a name too long or a folder. */
+ * a name too long, a folder, a block device or a socket. */
 enum gc_status gc_outfile_begin(struct gc_outfile *f, const char *path);
 
 /* Opens what f writes into: the .part file (created, or emptied) or the device. A FIFO

@@ -10,9 +10,11 @@ extern "C" {
 /* Handles SIGINT, SIGTERM, SIGHUP (the terminal closed), SIGQUIT, SIGUSR1 and SIGPIPE (a
  * pipe written to was closed) alike: the first of them only records itself (the run stops
  * at its next step or frame, finishes or removes what it was writing and says where it
- * stopped) and gives them all back their default action, so that a second one ends the
- * process at once. A signal ignored when the process started (nohup, a shell's background
- * job) stays ignored. main calls this once, before a run. */
+ * stopped) and gives the others back their default action, so that a second one ends the
+ * process at once; SIGPIPE is ignored from then on (later writes to the closed pipe fail
+ * with EPIPE, which the writers report). A signal ignored when the process started (nohup,
+ * a shell's background job) stays ignored. main calls this once, before a run; the rank
+ * layer can carry the signal to other ranks with gc_stop_request. */
 void gc_stop_install(void);
 /* The signal that asked the run to stop, or 0. Async-signal-safe to read; cheap enough to
  * poll between steps. */

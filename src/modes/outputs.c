@@ -52,15 +52,10 @@ static int takes_files(const char *opt, const char *given, const char *dir)
 static int file_ok(const char *opt, const char *path)
 {
     char dir[4096];
-    struct stat sb;
     const size_t len = strlen(path);
-    if ((len && path[len - 1] == '/') || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))) {
-        gc_log_error("%s %s: is a folder; give a file name", opt, path);
-        return 0;
-    }
-    if (stat(path, &sb) == 0 && (S_ISBLK(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
-        gc_log_error("%s %s: is a %s: not written into", opt, path,
-                     S_ISBLK(sb.st_mode) ? "block device (a disk)" : "socket");
+    const char *why = gc_outfile_refusal(path);
+    if (why) {
+        gc_log_error("%s %s: %s", opt, path, why);
         return 0;
     }
     if (gc_outfile_is_direct(path)) {

@@ -153,7 +153,9 @@ int main(int argc, char **argv)
         /* From here the stop signals (stop.h) stop the run between steps or frames, and
          * cut the start-up short; a second one ends the process at once. */
         gc_stop_install();
-        gc_stop_startup(1);
+        /* Only rank 0 cuts work short: the others follow its calls, and a force pass
+         * abandoned on one rank alone would leave the others waiting for it. */
+        gc_stop_startup(comm->rank == 0);
         st = run(&argc, argv, &o, comm);
         if (st == GC_ERR_INTERRUPTED && !gc_stop_was_told() && comm->rank == 0)
             gc_log_warn("stopped by %s during start-up, before the first step",

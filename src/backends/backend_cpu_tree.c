@@ -399,10 +399,13 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     t0 = 1e3 * gc_clock_seconds();
     sort_bodies(c);
     t1 = 1e3 * gc_clock_seconds();
-    st = build(t, n);
+    /* Each phase takes a second at millions of bodies: a stop is heard between them too. */
+    st = gc_stop_cut() ? GC_ERR_INTERRUPTED : build(t, n);
     if (st == GC_OK)
         find_groups(t, n);
     t2 = 1e3 * gc_clock_seconds();
+    if (st == GC_OK && gc_stop_cut())
+        st = GC_ERR_INTERRUPTED;
     if (st == GC_OK)
         moments(t, fp->theta, fp->eps2);
     t3 = 1e3 * gc_clock_seconds();

@@ -230,16 +230,33 @@ with open(os.path.join(tmp, name + ".err")) as f:
     err = f.read()
 check_stopped(name, signal.SIGPIPE, rc, "", err)
 
-# 3. A second signal ends the process at once, in the middle of a long step (65,536 bodies on
-# one thread: a second or more a step; the table's header is printed just before the first).
+# 3. A second signal ends the process at once, while the first waits for work in progress
+# to end: here a table written into a FIFO whose reader reads nothing, so the write blocks
+# whatever the build's speed (the kernel's wait channel says when it does).
 name = "twice"
-p, o, e = start(["-n", "65536", "--steps", "1000", "--backend", "cpu", "--threads", "1"], name)
-wait_started(p, name, 30.0)
-time.sleep(0.3)
+fifo = os.path.join(tmp, "twice.fifo")
+os.mkfifo(fifo)
+reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+p, o, e = start(["-n", "65536", "--steps", "1", "--backend", "cpu", "--save", fifo], name)
+blocked = False
+end = time.time() + 120
+while time.time() < end and p.poll() is None and not blocked:
+    try:
+        with open("/proc/%d/wchan" % p.pid) as f:
+            blocked = "pipe_write" in f.read()
+    except OSError:
+        break
+    time.sleep(0.05)
+if not blocked:
+    fail("%s: the table's write into the FIFO never blocked" % name)
 p.send_signal(signal.SIGINT)
 time.sleep(0.3)
+if p.poll() is not None:
+    fail("%s: the first SIGINT ended the process (exit %d) while its write was blocked"
+         % (name, p.returncode))
 p.send_signal(signal.SIGINT)
 rc, out, err = finish(p, o, e, name, timeout=20)
+os.close(reader)
 runs += 1
 if rc != -signal.SIGINT:
     fail("%s: a second SIGINT did not end the process at once (exit %d)" % (name, rc), err)

@@ -28,20 +28,27 @@ static void fail(const char *what)
     failures++;
 }
 
-/* Nine bodies: every type, both galaxies. */
+/* Nine bodies: every type, both galaxies; 0 when out of memory. */
+static int nine(struct gc_bodies *b)
+{
+    if (gc_bodies_alloc(b, 9) != GC_OK)
+        return 0;
+    for (size_t i = 0; i < 9; i++) {
+        for (int k = 0; k < 3; k++) {
+            b->pos[4 * i + k] = (float)(i + 0.25 * k);
+            b->vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
+        }
+        b->pos[4 * i + 3] = 0.01f * (float)(i + 1);
+        b->tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
+    }
+    return 1;
+}
+
 static void good(const char *name)
 {
     struct gc_bodies b;
-    if (gc_bodies_alloc(&b, 9) != GC_OK)
+    if (!nine(&b))
         return fail("alloc");
-    for (size_t i = 0; i < 9; i++) {
-        for (int k = 0; k < 3; k++) {
-            b.pos[4 * i + k] = (float)(i + 0.25 * k);
-            b.vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
-        }
-        b.pos[4 * i + 3] = 0.01f * (float)(i + 1);
-        b.tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
-    }
     if (gc_snapshot_hdf5_write(at(name), &b, 0.5) != GC_OK)
         fail(name);
     gc_bodies_free(&b);
@@ -559,22 +566,13 @@ int main(int argc, char **argv)
         struct gc_bodies b;
         struct gc_snapshot_run run;
         memset(&run, 0, sizeof run);
+        memset(&b, 0, sizeof b);
         snprintf(run.integrator, sizeof run.integrator, "leapfrog");
         snprintf(run.units, sizeof run.units, "galaxy");
         run.eps = 0.025;
         run.dt = 0.01;
         run.index = -1;
-        if (gc_bodies_alloc(&b, 9) != GC_OK)
-            fail("alloc");
-        for (size_t i = 0; i < 9; i++) {
-            for (int k = 0; k < 3; k++) {
-                b.pos[4 * i + k] = (float)(i + 0.25 * k);
-                b.vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
-            }
-            b.pos[4 * i + 3] = 0.01f * (float)(i + 1);
-            b.tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
-        }
-        if (gc_snapshot_hdf5_write_run(at("no_softening.hdf5"), &b, 0.5, &run) != GC_OK)
+        if (!nine(&b) || gc_snapshot_hdf5_write_run(at("no_softening.hdf5"), &b, 0.5, &run) != GC_OK)
             fail("no_softening");
         gc_bodies_free(&b);
         f = H5Fopen(at("no_softening.hdf5"), H5F_ACC_RDWR, H5P_DEFAULT);

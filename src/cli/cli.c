@@ -436,7 +436,9 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
-    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS))
+    /* (A snapshot given to --data may name a block-step scheme itself: its run decides.) */
+    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS) &&
+        (!o->data || gc_cli_given(o, "--integrator")))
         for (int k = 0; k < 3; k++) {
             static const char *const block_only[3] = {"--precision", "--eta", "--dt-max"};
             if (gc_cli_given(o, block_only[k])) {

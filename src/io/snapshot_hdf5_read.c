@@ -92,7 +92,8 @@ const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
         char name[64] = "";
         const H5Z_filter_t id =
             H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, sizeof name, name, &config);
-        why = id < 0 ? "has a filter pipeline that cannot be read (file corrupt?)" : filter_missing(id, name);
+        why = id < 0 ? "has a filter pipeline that cannot be read (file corrupt?)"
+                     : filter_missing(id, name);
     }
     if (!why && layout == H5D_CHUNKED) {
         hsize_t chunk[H5S_MAX_RANK], dims[H5S_MAX_RANK], cells = 1;

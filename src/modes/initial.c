@@ -66,6 +66,16 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     }
     if (!gc_cli_given(o, "--integrator"))
         o->params.integrator = scheme->name;
+    /* The command line could not tell these from the scheme the file names (cli.c). */
+    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS))
+        for (int j = 0; j < 3; j++) {
+            static const char *const block_only[3] = {"--precision", "--eta", "--dt-max"};
+            if (gc_cli_given(o, block_only[j])) {
+                gc_log_error("%s applies to the block-step schemes; %s's run uses %s, which has "
+                             "one shared step", block_only[j], path, o->params.integrator);
+                return GC_ERR_INVALID;
+            }
+        }
     else if (strcmp(o->params.integrator, scheme->name) != 0)
         k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
                               o->params.integrator, scheme->name);

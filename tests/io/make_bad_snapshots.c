@@ -572,7 +572,8 @@ int main(int argc, char **argv)
         run.eps = 0.025;
         run.dt = 0.01;
         run.index = -1;
-        if (!nine(&b) || gc_snapshot_hdf5_write_run(at("no_softening.hdf5"), &b, 0.5, &run) != GC_OK)
+        if (!nine(&b) ||
+            gc_snapshot_hdf5_write_run(at("no_softening.hdf5"), &b, 0.5, &run) != GC_OK)
             fail("no_softening");
         gc_bodies_free(&b);
         f = H5Fopen(at("no_softening.hdf5"), H5F_ACC_RDWR, H5P_DEFAULT);

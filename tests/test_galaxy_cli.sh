@@ -141,7 +141,11 @@ expect 2 "--eta applies to the block-step schemes" -- --eta 0.02 --steps 1 -n 64
 expect 2 "--screenshot-after 5 is beyond the run's 2 frames" -- --headless --frames 2 --screenshot-after 5 -n 64
 # A snapshot's run decides the scheme: --eta for a leapfrog run's snapshot is refused then.
 "$bin" --backend cpu -n 64 --steps 1 --snapshot-every 0.01 --snapshot-dir "$tmp/lf" >/dev/null 2>&1
-expect 2 "--eta applies to the block-step schemes; .*snapshot_000001.hdf5's run uses leapfrog" -- --data "$tmp/lf/snapshot_000001.hdf5" --eta 0.02 --steps 1
+if [ -f "$tmp/lf/snapshot_000001.hdf5" ]; then
+    expect 2 "--eta applies to the block-step schemes; .*snapshot_000001.hdf5's run uses leapfrog" -- --data "$tmp/lf/snapshot_000001.hdf5" --eta 0.02 --steps 1
+else
+    echo "note: no snapshot written (a build without HDF5): --eta with a snapshot not checked"
+fi
 printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' >"$tmp/two.tab"
 expect 2 "--model builds a model; --data reads the bodies from a file" -- --data "$tmp/two.tab" --model plummer --steps 1
 expect 2 "--seed builds a model; --data reads" -- --data "$tmp/two.tab" --seed 7 --steps 1

@@ -148,6 +148,23 @@ for kind in $kinds; do
     rm -f "$name"
 done
 
+# A headless run whose snapshot cannot be written ends saying why, in its own words (it
+# said "(paused; r resets)", the window's).
+case " $kinds " in
+*" png "*)
+    mkdir -p headless_snap
+    ln -s /dev/full headless_snap/snapshot_000001.hdf5
+    "$bin" "${run[@]}" "${draw[@]}" --snapshot-every 0.01 --snapshot-dir headless_snap \
+        >headless_snap.log 2>&1 </dev/null
+    rc=$?
+    if [ "$rc" -ne 1 ] || ! grep -q "snapshot_000001.hdf5: No space left on device" headless_snap.log ||
+       grep -q "paused; r resets" headless_snap.log; then
+        bad "a headless snapshot onto /dev/full: exit $rc, want 1, the reason, no window words" headless_snap.log
+    else
+        ok
+    fi ;;
+esac
+
 # A FIFO nobody reads: the run says it waits, and a stop is heard while it does.
 mkfifo lonely
 "$bin" "${run[@]}" --steps 1 --save lonely >lonely.log 2>&1 </dev/null &

@@ -115,6 +115,24 @@ enum gc_status gc_outfile_open(struct gc_outfile *f)
     return GC_OK;
 }
 
+int gc_outfile_write(struct gc_outfile *f, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        const ssize_t w = write(f->fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return 0;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
 FILE *gc_outfile_open_file(struct gc_outfile *f, enum gc_status *st)
 {
     FILE *s;

@@ -45,6 +45,10 @@ enum gc_status gc_outfile_begin(struct gc_outfile *f, const char *path);
  * Logged on failure (GC_ERR_IO). */
 enum gc_status gc_outfile_open(struct gc_outfile *f);
 
+/* Writes the n bytes at buf to f's open target, a short write continued; 0 with errno set
+ * (not logged) on failure. */
+int gc_outfile_write(struct gc_outfile *f, const void *buf, size_t n);
+
 /* The same as a stdio stream ("wb"); closed by gc_outfile_end_file. NULL on failure
  * (logged). */
 FILE *gc_outfile_open_file(struct gc_outfile *f, enum gc_status *st);

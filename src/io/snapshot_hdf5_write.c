@@ -3,13 +3,11 @@
 #include "snapshot_hdf5.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "log.h"
 #include "outfile.h"
@@ -447,24 +445,6 @@ static hid_t memory_fapl(struct image *im, size_t step)
     return fapl;
 }
 
-/* Writes n bytes to fd; 0 with errno set on failure. */
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return 0;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 1;
-}
-
 /* The end-of-file address the closed file's superblock records: its size (the driver's
  * buffer grows in steps, and what H5Fget_file_image says before the close can be short of
  * what the close adds). Version 2
@@ -573,7 +553,7 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         gc_log_error("%s: cannot build the snapshot of %zu bodies in memory (out of memory?)",
                      path, b->n);
         st = GC_ERR_NOMEM;
-    } else if (!write_all(out.fd, im.mem, used)) {
+    } else if (!gc_outfile_write(&out, im.mem, used)) {
         gc_log_error("%s: cannot write %s: %s%s", path, out.write, strerror(errno),
                      out.direct ? "" : " (removed it)");
     } else {

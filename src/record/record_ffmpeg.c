@@ -273,27 +273,17 @@ static void *encoder_main(void *arg)
 static int io_write(void *opaque, IO_BYTES *buf, int size)
 {
     struct gc_recorder *r = opaque;
-    int done = 0;
-    while (done < size) {
-        ssize_t w = write(r->out.fd, buf + done, (size_t)(size - done));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return AVERROR(w < 0 ? errno : EIO);
-        done += (int)w;
-    }
-    return size;
+    return gc_outfile_write(&r->out, buf, (size_t)size) ? size : AVERROR(errno);
 }
 
 static int64_t io_seek(void *opaque, int64_t offset, int whence)
 {
-    struct gc_recorder *r = opaque;
+    const int fd = ((struct gc_recorder *)opaque)->out.fd;
+    struct stat sb;
     off_t at;
-    if (whence & AVSEEK_SIZE) {
-        struct stat sb;
-        return fstat(r->out.fd, &sb) == 0 ? (int64_t)sb.st_size : AVERROR(errno);
-    }
-    at = lseek(r->out.fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+    if (whence & AVSEEK_SIZE)
+        return fstat(fd, &sb) == 0 ? (int64_t)sb.st_size : AVERROR(errno);
+    at = lseek(fd, (off_t)offset, whence & ~AVSEEK_FORCE);
     return at < 0 ? AVERROR(errno) : (int64_t)at;
 }
 

@@ -77,6 +77,22 @@ def wait_started(p, name, limit=120.0, marker="dE/|E0|", stream=".out"):
         time.sleep(0.05)
 
 
+def wait_caught(p, sig, limit=120.0):
+    """Waits until the process catches sig (the kernel's SigCgt mask): a signal before main()
+    installs its handlers gets the default action, and MPI's start-up alone can take a
+    second on a loaded machine."""
+    end = time.time() + limit
+    while time.time() < end and p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("SigCgt:") and int(line.split()[1], 16) >> (sig - 1) & 1:
+                        return
+        except OSError:
+            return
+        time.sleep(0.02)
+
+
 def readable(snapshot, name):
     """The last complete snapshot loads again."""
     p = subprocess.run([galaxy, "--data", snapshot, "--steps", "1", "--backend", "cpu",
@@ -175,7 +191,8 @@ for k in range(len(STOPS) * max(sweep, 1)):
     table = os.path.join(tmp, name + ".tab")
     p, o, e = start(["--backend", "cpu", "-n", "400000", "--steps", "100000", "--save", table],
                     name)
-    time.sleep(rng.uniform(0.2, 4.0))
+    wait_caught(p, sig)
+    time.sleep(rng.uniform(0.0, 4.0))
     p.send_signal(sig)
     rc, out, err = finish(p, o, e, name)
     runs += 1
@@ -198,7 +215,8 @@ for k in range(len(STOPS) * max(sweep, 1)):
 # two cores) is heard within 2 s.
 name = "startup"
 p, o, e = start(["--backend", "cpu", "-n", "2000000", "--steps", "1000"], name)
-time.sleep(rng.uniform(1.0, 3.0))
+wait_caught(p, signal.SIGTERM)
+time.sleep(rng.uniform(0.5, 3.0))
 t0 = time.time()
 p.send_signal(signal.SIGTERM)
 rc, out, err = finish(p, o, e, name, timeout=60)

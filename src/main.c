@@ -22,7 +22,8 @@
 #endif
 
 /* Exit codes: 0 success, 1 failure while running, 2 bad command line or input, 128 + N
- * stopped by signal N (130 SIGINT, 143 SIGTERM), as a shell reports a process it ended. */
+ * stopped by signal N (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 138 SIGUSR1, 141 SIGPIPE,
+ * 143 SIGTERM), as a shell reports a process it ended. */
 enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_SIGNAL = 128 };
 
 static int exit_code(enum gc_status st)
@@ -209,10 +210,16 @@ int main(int argc, char **argv)
         if (comm->rank == 0)
             print_about(o.mode);
     } else {
-        /* From here SIGINT and SIGTERM stop the run between steps or frames; a second one
-         * ends the process at once. */
+        /* From here the stop signals (stop.h) stop the run between steps or frames, and
+         * cut the start-up short; a second one ends the process at once. */
         gc_stop_install();
+        /* Only rank 0 cuts work short: the others follow its calls, and a force pass
+         * abandoned on one rank alone would leave the others waiting for it. */
+        gc_stop_startup(comm->rank == 0);
         st = run(&argc, argv, &o, comm);
+        if (st == GC_ERR_INTERRUPTED && !gc_stop_was_told() && comm->rank == 0)
+            gc_log_warn("stopped by %s during start-up, before the first step",
+                        gc_stop_name(gc_stop_requested()));
     }
     code = exit_code(st);
     /* A rank that failed while the others wait in a collective: end them all (its message

@@ -8,6 +8,7 @@
 #include "backend_tree.h"
 #include "clock.h"
 #include "log.h"
+#include "stop.h"
 #include "tree_formulas.h"
 
 /* One cell. Children of a cell are stored together, in key order, and every cell comes
@@ -403,6 +404,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     const size_t n = c->n;
     double t0, t1, t2, t3, last_taken = 0.0, cells = 0.0, bodies = 0.0, mono = 0.0,
            local = 0.0;
+    long cut = 0;
     float *acc;
     enum gc_status st = reserve(c);
     if (st != GC_OK)
@@ -416,21 +418,29 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     t0 = 1e3 * gc_clock_seconds();
     sort_bodies(c);
     t1 = 1e3 * gc_clock_seconds();
-    st = build(t, n);
+    /* Each phase takes a second at millions of bodies: a stop is heard between them too. */
+    st = gc_stop_cut() ? GC_ERR_INTERRUPTED : build(t, n);
     t2 = 1e3 * gc_clock_seconds();
+    if (st == GC_OK && gc_stop_cut())
+        st = GC_ERR_INTERRUPTED;
     if (st == GC_OK) {
         moments(t, fp->theta, fp->eps2);
         find_groups(t, n);
     }
     t3 = 1e3 * gc_clock_seconds();
     if (st == GC_OK) {
-#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local, cut) \
     num_threads(gc_cpu_threads(c))
         for (long g = 0; g < (long)t->groups; g++) {
             double counts[4] = {0.0, 0.0, 0.0, 0.0};
             const double start = gc_clock_seconds();
             if (g + 1 == (long)t->groups)
                 last_taken = start;
+            /* A stop during start-up is heard within a group's walk (stop.h). */
+            if (gc_stop_cut()) {
+                cut++;
+                continue;
+            }
             walk_group(c, t, (size_t)t->group[g], (size_t)t->group[g + 1], fp, acc, phi,
                        counts);
             t->group_us[g] = (float)(1e6 * (gc_clock_seconds() - start));
@@ -463,6 +473,8 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         t->stats.complete = 1;
         t->stats.valid = 1;
     }
+    if (st == GC_OK && cut)
+        st = GC_ERR_INTERRUPTED;
     free(acc);
     return st;
 }

@@ -54,6 +54,15 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, do
     return 1;
 }
 
+/* A float field's bound b as a double: every value that rounds to the float bound is in
+ * (0.05f is 0.0500000007, so "--theta 0.05", which becomes 0.05f, was refused). Halfway to
+ * the next float outwards. */
+static double float_bound(double b, int up)
+{
+    const float f = (float)b;
+    return 0.5 * ((double)f + (double)nextafterf(f, up ? INFINITY : -INFINITY));
+}
+
 /* 1 when val is one of the '|'-separated words of choices. */
 static int is_choice(const char *choices, const char *val)
 {
@@ -173,7 +182,8 @@ static enum gc_status apply(struct gc_options *o, const struct gc_cli_option *op
             *(size_t *)field = (size_t)u;
         return GC_OK;
     case GC_OPT_FLOAT: case GC_OPT_DOUBLE:
-        if (!parse_number(typed, val, op->lo, op->hi, &d))
+        if (!parse_number(typed, val, op->kind == GC_OPT_FLOAT ? float_bound(op->lo, 0) : op->lo,
+                          op->kind == GC_OPT_FLOAT ? float_bound(op->hi, 1) : op->hi, &d))
             return GC_ERR_INVALID;
         if (op->kind == GC_OPT_FLOAT)
             *(float *)field = (float)d;
@@ -411,11 +421,43 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if ((o->steps || o->t_end > 0.0) && o->mode == GC_MODE_VIEWER)
         o->mode = GC_MODE_STEPS;
+    /* Options that would be accepted and do nothing are refused, naming what they need. */
+    if ((o->steps || o->t_end > 0.0) && o->mode == GC_MODE_HEADLESS) {
+        gc_log_error("%s runs steps without drawing (a table on stdout); --headless draws "
+                     "--frames K: choose one", o->steps ? "--steps" : "--t-end");
+        return GC_ERR_INVALID;
+    }
+    if (gc_cli_given(o, "--repeats") && o->mode != GC_MODE_BENCHMARK) {
+        gc_log_error("--repeats only applies with --benchmark");
+        return GC_ERR_INVALID;
+    }
+    if (o->data && (gc_cli_given(o, "--model") || gc_cli_given(o, "--seed"))) {
+        gc_log_error("%s builds a model; --data reads the bodies from a file: give one of them",
+                     gc_cli_given(o, "--model") ? "--model" : "--seed");
+        return GC_ERR_INVALID;
+    }
+    if (o->mode == GC_MODE_HEADLESS && o->screenshot_after > o->frames) {
+        gc_log_error("--screenshot-after %u is beyond the run's %u frame%s (--frames)",
+                     o->screenshot_after, o->frames, o->frames == 1 ? "" : "s");
+        return GC_ERR_INVALID;
+    }
     if (o->program == GC_PROGRAM_BENCH && o->mode != GC_MODE_BENCHMARK &&
         o->mode != GC_MODE_COMPARE && o->mode != GC_MODE_STEPS) {
         gc_log_error("galaxy-bench runs --benchmark, --compare, --steps or --t-end (see --help)");
         return GC_ERR_INVALID;
     }
+    /* (A snapshot given to --data may name a block-step scheme itself: its run decides.) */
+    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS) &&
+        (!o->data || gc_cli_given(o, "--integrator")))
+        for (int k = 0; k < 3; k++) {
+            static const char *const block_only[3] = {"--precision", "--eta", "--dt-max"};
+            if (gc_cli_given(o, block_only[k])) {
+                gc_log_error("%s applies to the block-step schemes (--integrator hermite4 or "
+                             "hermite6); %s has one shared step", block_only[k],
+                             o->params.integrator);
+                return GC_ERR_INVALID;
+            }
+        }
     if (o->params.precision && strcmp(o->params.precision, "mixed") == 0 &&
         gc_integrator_has(gc_integrator_find(o->params.integrator),
                           GC_INTEGRATOR_DOUBLE_FORCES)) {
@@ -487,6 +529,11 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     }
     if ((o->json || o->sweep) && o->mode != GC_MODE_BENCHMARK) {
         gc_log_error("--json and --sweep only apply with --benchmark");
+        return GC_ERR_INVALID;
+    }
+    if (o->sweep && o->data) {
+        gc_log_error("--sweep times the built-in model at each size (-n gives the largest); "
+                     "it does not read --data");
         return GC_ERR_INVALID;
     }
     if (o->snapshot_every > 0.0 && (o->mode == GC_MODE_BENCHMARK || o->mode == GC_MODE_COMPARE)) {

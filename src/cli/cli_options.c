@@ -140,7 +140,7 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--repeats", NULL, "K", ALL, GC_SEC_MODES, GC_OPT_INT, OFF(repeats), 1, 1000, NULL, 0, NULL,
      "benchmark repeats, median reported (default 5)"},
     {"--sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(sweep), 0, 0, NULL, 0, NULL,
-     "benchmark over a range of N"},
+     "benchmark over a range of N (-n N: up to N)"},
     {"--theta-sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(theta_sweep), 0, 0, NULL, 0,
      NULL, "with --benchmark --force tree: the error and time against theta"},
     {"--distributions", NULL, "LIST", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(distributions), 0, 0,

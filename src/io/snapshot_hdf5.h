@@ -40,8 +40,9 @@ struct gc_snapshot_run {
     char force[24];      /* force method: "allpairs", "tree" */
     char model[24];      /* built-in model the run started from, or "data" */
     char units[8];       /* "galaxy" or "henon" */
-    double eps, dt, eta, dt_max, theta; /* as the run used them (eta, dt_max: Hermite) */
-    double every;        /* --snapshot-every T of the series */
+    double eps, dt, eta, dt_max, theta; /* as the run used them (eta, dt_max: Hermite);
+                                         * read: NaN where the file records none */
+    double every;        /* --snapshot-every T of the series (read: NaN when unrecorded) */
     uint64_t seed;       /* the model's seed */
     long long index;     /* NNN of snapshot_NNN: Time = index x every; -1 unknown */
     /* The integrator's state beyond the bodies (state.h), as /IntegratorState: each field

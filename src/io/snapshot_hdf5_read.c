@@ -36,35 +36,88 @@ static void group_close(struct group *gr)
     close_id(&gr->g, H5Gclose);
 }
 
-/* Why the storage of dataset d (type t, n values) cannot be what it claims, or NULL. Before
- * a read, libhdf5 allocates what the file says: the stored size of a chunk, a whole chunk,
- * a conversion buffer per value; a corrupt chunk index asked for 4 GB to read 5 IDs
+/* Why values stored by filter `id` (named `name` in the file) cannot be read here, or NULL
+ * when libhdf5 has the filter. h5py's LZF (32000) is the one met in practice: h5py
+ * registers it itself, so files it writes with compression="lzf" need it. */
+static const char *filter_missing(H5Z_filter_t id, const char *name)
+{
+    static _Thread_local char why[160];
+    if (H5Zfilter_avail(id) > 0)
+        return NULL;
+    if (id == 32000)
+        return "is compressed with h5py's LZF filter: LZF filter not available (write it with "
+               "gzip, compression=\"gzip\", or plain)";
+    snprintf(why, sizeof why, "is stored through HDF5 filter %d (\"%.40s\"), which this libhdf5 "
+             "does not have", (int)id, name);
+    return why;
+}
+
+/* Why the storage of dataset d (type t, n values) cannot be read as its own values, or
+ * NULL. A snapshot from elsewhere must hold its data itself: external storage (raw values
+ * in any file the path names: /dev/zero, or a file of this machine's read into the
+ * bodies) and virtual datasets (values mapped from other files) are refused, and so are
+ * values never written, which libhdf5 reads as fill values (zeros).
+ * Before a read, libhdf5 allocates what the file says: the stored size of a chunk, a whole
+ * chunk, a conversion buffer per value; a corrupt chunk index asked for 4 GB to read 5 IDs
  * (found by fuzzing under a memory limit). A value is at most 16 bytes (long double);
- * stored data, compressed or not, at most its raw size plus deflate's worst-case overhead;
- * a chunk at most the dataset or 16 MiB, whichever is larger, and each stored chunk
- * one whole chunk once decoded (hdf5_chunk_check.c). */
+ * stored data, compressed or not, at most its raw size plus deflate's worst-case overhead
+ * (each chunk whole: the last one of a dimension holds padding); a chunk at most the
+ * dataset or 16 MiB, whichever is larger, and each stored chunk one whole chunk once
+ * decoded (hdf5_chunk_check.c). */
 const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
 {
     const size_t size = H5Tget_size(t);
     const hsize_t raw = n * (hsize_t)size;
     const hsize_t stored = H5Dget_storage_size(d);
-    hid_t dcpl;
+    hid_t dcpl = H5Dget_create_plist(d);
+    const H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
     const char *why = NULL;
+    int nf;
     if (size == 0 || size > 16)
-        return "has values of an impossible size";
-    if (stored > stored_max(raw))
-        return "claims more storage than its values can fill";
-    dcpl = H5Dget_create_plist(d);
-    if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED) {
-        hsize_t chunk[H5S_MAX_RANK];
+        why = "has values of an impossible size (file corrupt?)";
+    else if (layout == H5D_LAYOUT_ERROR)
+        why = "has a storage layout that cannot be read (file corrupt?)";
+    else if (layout == H5D_VIRTUAL)
+        why = "is a virtual dataset (its values are mapped from other files): virtual datasets "
+              "not supported";
+    else if (H5Pget_external_count(dcpl) != 0)
+        why = "keeps its values in external files: refused, as external storage can read any "
+              "file on this machine into the bodies (store the values in the snapshot)";
+    else if (stored == 0)
+        why = "holds no data (declared but never written)";
+    nf = why ? 0 : H5Pget_nfilters(dcpl);
+    for (int i = 0; !why && i < nf; i++) {
+        unsigned flags, config;
+        size_t ncd = 0;
+        char name[64] = "";
+        const H5Z_filter_t id =
+            H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, sizeof name, name, &config);
+        why = id < 0 ? "has a filter pipeline that cannot be read (file corrupt?)"
+                     : filter_missing(id, name);
+    }
+    if (!why && layout == H5D_CHUNKED) {
+        hsize_t chunk[H5S_MAX_RANK], dims[H5S_MAX_RANK], cells = 1;
         const int rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk);
+        hid_t sp = H5Dget_space(d);
         hsize_t bytes = size;
         for (int k = 0; k < rank && bytes <= ((hsize_t)1 << 40); k++)
             bytes *= chunk[k];
-        if (rank < 1 || bytes > (raw > ((hsize_t)16 << 20) ? raw : (hsize_t)16 << 20))
-            why = "has chunks larger than the dataset";
-        else
-            why = gc_hdf5_chunks_insane(d, dcpl, chunk, rank, bytes);
+        if (rank < 1 || bytes > (raw > ((hsize_t)16 << 20) ? raw : (hsize_t)16 << 20) ||
+            sp < 0 || H5Sget_simple_extent_ndims(sp) != rank ||
+            H5Sget_simple_extent_dims(sp, dims, NULL) < 0) {
+            why = "has chunks larger than the dataset (file corrupt?)";
+        } else {
+            /* Whole chunks: a dimension of 3 in chunks of 1024 stores 1024. */
+            for (int k = 0; k < rank && cells <= ((hsize_t)1 << 40); k++)
+                cells *= chunk[k] ? (dims[k] + chunk[k] - 1) / chunk[k] : 1;
+            if (stored > cells * stored_max(bytes))
+                why = "claims more storage than its values can fill (file corrupt?)";
+            else
+                why = gc_hdf5_chunks_insane(d, dcpl, chunk, rank, bytes);
+        }
+        close_id(&sp, H5Sclose);
+    } else if (!why && stored > stored_max(raw)) {
+        why = "claims more storage than its values can fill (file corrupt?)";
     }
     close_id(&dcpl, H5Pclose);
     return why;
@@ -127,18 +180,14 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
                      "bodies of this type)", r->name, gr->t, name, got, want, gr->n);
         goto out;
     }
-    /* A dataset declared but never written reads as fill values: refuse it rather than
-     * load zeros (and a tiny file cannot make us allocate for bodies it does not hold). */
-    if (H5Dget_storage_size(*d) == 0) {
-        gc_log_error("%s: PartType%d/%s holds no data (declared but never written)", r->name,
-                     gr->t, name);
-        goto out;
-    }
+    /* Values that are not the file's own, or never written (read as fill values: refused
+     * rather than loaded as zeros; a tiny file cannot make us allocate for bodies it does
+     * not hold). */
     {
         const char *why =
             gc_snapshot_hdf5_storage_insane(*d, t, (hsize_t)gr->n * (cols ? cols : 1));
         if (why) {
-            gc_log_error("%s: PartType%d/%s %s (file corrupt?)", r->name, gr->t, name, why);
+            gc_log_error("%s: PartType%d/%s %s", r->name, gr->t, name, why);
             goto out;
         }
     }
@@ -344,7 +393,7 @@ static hsize_t rows_of(hid_t g, const char *name)
 static enum gc_status check_uncounted(const struct gc_snapshot_reader *r,
                                       const struct gc_snapshot_header *h)
 {
-    for (int t = 0; t < GC_HDF5_NTYPES; t++) {
+    for (int t = 0; t < GC_HDF5_NTYPES_READ; t++) {
         char name[16];
         hid_t g;
         hsize_t n;

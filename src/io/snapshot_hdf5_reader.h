@@ -21,8 +21,8 @@ struct gc_snapshot_reader {
 };
 
 struct gc_snapshot_header {
-    long long npart[GC_HDF5_NTYPES];
-    double mass_table[GC_HDF5_NTYPES];
+    long long npart[GC_HDF5_NTYPES_READ];   /* 0 for the types the file does not list */
+    double mass_table[GC_HDF5_NTYPES_READ];
     double time;
     size_t n; /* sum of npart */
 };

@@ -3,15 +3,14 @@
 #include "snapshot_hdf5.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "log.h"
+#include "outfile.h"
 #include "snapshot_hdf5_layout.h"
 #include "units.h"
 
@@ -471,25 +470,6 @@ static hid_t memory_fapl(struct image *im, size_t step)
     return fapl;
 }
 
-/* Writes n bytes to fd and makes them durable; 0 with errno set on failure. */
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return 0;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    /* A full disk on a network file system may only show here. */
-    return fsync(fd) == 0 || errno == EINVAL || errno == EROFS;
-}
-
 /* The end-of-file address the closed file's superblock records: its size (the driver's
  * buffer grows in steps, and what H5Fget_file_image says before the close can be short of
  * what the close adds). Version 2
@@ -505,13 +485,6 @@ static size_t stored_eof(const struct image *im)
     for (int k = 7; k >= 0; k--)
         eof = eof << 8 | p[28 + k];
     return (size_t)eof;
-}
-
-static int close_fd(int *fd)
-{
-    int r = close(*fd);
-    *fd = -1;
-    return r;
 }
 
 /* Bytes of the file's datasets (the core driver then grows at most once). */
@@ -534,11 +507,11 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
     uint8_t *type = NULL;
     struct stage s = {0};
     struct image im = {NULL, 0};
-    char *tmp = NULL;
+    struct gc_outfile out;
     hid_t file = H5I_INVALID_HID, fapl;
     size_t used = 0;
-    int ok, fd = -1;
-    enum gc_status st = GC_ERR_IO;
+    int ok;
+    enum gc_status st;
 
     if (!b || b->n == 0 || !b->pos || !b->vel || !b->tag) {
         gc_log_error("%s: no bodies to write", path);
@@ -554,12 +527,14 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
                      b->n);
         return GC_ERR_INVALID;
     }
+    /* Complete or not at all under its name; a device or pipe written as it is. */
+    st = gc_outfile_begin(&out, path);
+    if (st != GC_OK)
+        return st;
     type = malloc(b->n);
-    tmp = malloc(strlen(path) + sizeof ".part");
-    if (!type || !tmp || !stage_alloc(&s, has_f64(b))) {
+    if (!type || !stage_alloc(&s, has_f64(b))) {
         gc_log_error("%s: out of memory preparing a snapshot of %zu bodies", path, b->n);
         free(type);
-        free(tmp);
         stage_free(&s);
         return GC_ERR_NOMEM;
     }
@@ -567,18 +542,17 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         type[i] = (uint8_t)type_of_component(GC_TAG_COMPONENT(b->tag[i]));
         count[type[i]]++;
     }
-    strcpy(tmp, path);
-    strcat(tmp, ".part");
 
     /* Made first: a folder that is missing or not writable is told before any work. */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
+    st = gc_outfile_open(&out);
+    if (st != GC_OK)
         goto out;
-    }
+    st = GC_ERR_IO;
     silence_hdf5();
     fapl = memory_fapl(&im, data_bytes(b, run));
-    file = fapl >= 0 ? H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5I_INVALID_HID;
+    /* In memory only (the core driver without a backing store): the name touches no file. */
+    file = fapl >= 0 ? H5Fcreate(out.write, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                     : H5I_INVALID_HID;
     close_id(&fapl, H5Pclose);
     ok = file >= 0 && put_header(file, count, time, has_f64(b), unit_kind(run));
     if (ok && unit_kind(run))
@@ -599,22 +573,16 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         gc_log_error("%s: cannot build the snapshot of %zu bodies in memory (out of memory?)",
                      path, b->n);
         st = GC_ERR_NOMEM;
-    } else if (!write_all(fd, im.mem, used) || close_fd(&fd) != 0) {
-        gc_log_error("%s: cannot write %s: %s (removed it)", path, tmp, strerror(errno));
-    } else if (rename(tmp, path) != 0) {
-        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
-                     strerror(errno));
+    } else if (!gc_outfile_write(&out, im.mem, used)) {
+        gc_log_error("%s: cannot write %s: %s%s", path, out.write, strerror(errno),
+                     out.direct ? "" : " (removed it)");
     } else {
         st = GC_OK;
     }
-    if (fd >= 0)
-        close_fd(&fd);
-    if (st != GC_OK)
-        unlink(tmp);
+    st = gc_outfile_end(&out, st == GC_OK) != GC_OK && st == GC_OK ? GC_ERR_IO : st;
 out:
     free(im.mem);
     free(type);
-    free(tmp);
     stage_free(&s);
     return st;
 }

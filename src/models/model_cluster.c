@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "rng.h"
+#include "stop.h"
 
 #define PI 3.14159265358979323846
 /* Bodies per random stream: each chunk draws from its own (seed, chunk) stream, so chunks
@@ -89,12 +90,18 @@ static enum gc_status spherical(size_t n, uint64_t seed, uint64_t stream, const 
     for (long long c = 0; c < nchunks; c++) {
         struct rng g;
         const size_t i0 = (size_t)c * CHUNK, i1 = i0 + CHUNK < n ? i0 + CHUNK : n;
+        if (gc_stop_cut()) /* a stop heard within a chunk (stop.h) */
+            continue;
         rng_seed(&g, seed, stream, (uint64_t)c);
         for (size_t i = i0; i < i1; i++) {
             body(&g, param, &out->pos64[3 * i], &out->vel64[3 * i]);
             out->mass64[i] = 1.0 / (double)n;
             out->tag[i] = GC_TAG(0, GC_STAR);
         }
+    }
+    if (gc_stop_cut()) {
+        gc_bodies_free(out);
+        return GC_ERR_INTERRUPTED;
     }
     to_com_frame(out);
     gc_bodies_sync_f32(out);

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "model_galaxy_sample.h"
 #include "rng.h"
+#include "stop.h"
 
 /* Bodies per random-number stream. Each chunk of a block gets its own stream seeded from
  * (seed, block, chunk), so chunks can run on any thread in any order and the bytes do not
@@ -244,6 +245,8 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
 #pragma omp parallel for schedule(dynamic, 1)
     for (long long i = 0; i < nt; i++) {
         const struct task *tk = &tasks[i];
+        if (gc_stop_cut()) /* a stop heard within a chunk, not after millions of bodies */
+            continue;
         int gal = tk->block % 2, comp = tk->block / 2;
         const struct placement *pp = &pl[gal];
         double m = cmass[comp] * pp->mscale / (double)counts[tk->block];
@@ -258,6 +261,10 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
     }
     free(tasks);
     gc_model_galaxy_tables_free(t);
+    if (gc_stop_cut()) {
+        gc_bodies_free(out);
+        return GC_ERR_INTERRUPTED;
+    }
 
     /* Centre-of-mass frame: the random sample's own centre and mean velocity are off by
      * ~sigma / sqrt(N); remove them (serial sums, so the result is thread-independent). */

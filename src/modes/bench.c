@@ -14,6 +14,7 @@
 #include "log.h"
 #include "models.h"
 #include "sim.h"
+#include "stop.h"
 
 /* Flops per interaction as the classic CUDA nbody sample counts them, so GFLOP/s figures
  * compare with its published ones (3 sub, 3 mul + 2 add for r^2, add eps^2, rsqrt, 2 mul
@@ -101,6 +102,8 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     if (st != GC_OK)
         return st;
     /* First step: warms caches and clocks, and sizes the repeats when --steps is not given. */
+    if (!opt->json)
+        gc_log_info("benchmark: N = %zu: timing a first step to size the repeats", bodies->n);
     st = run_once(sim, STEPS, 1, &t1);
     if (st != GC_OK)
         goto out;
@@ -184,10 +187,19 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
     static const size_t sweep_cpu[] = {1024, 2048, 4096, 8192, 16384};
     const int device = gc_backend_is_device(backend);
-    const size_t *ns = device ? sweep_cuda : sweep_cpu;
-    int count = opt->sweep ? (device ? 7 : 5) : 1;
+    const size_t *sizes = device ? sweep_cuda : sweep_cpu;
+    const int nsizes = device ? 7 : 5;
+    size_t ns[8];
+    int count = 0;
     struct bench_row rows[8];
     enum gc_status st = GC_OK;
+
+    /* -n with --sweep: the sweep's largest size, the list's smaller ones before it. */
+    for (int k = 0; opt->sweep && k < nsizes; k++)
+        if (!opt->n || sizes[k] < opt->n)
+            ns[count++] = sizes[k];
+    if (!opt->sweep || opt->n)
+        ns[count++] = opt->n;
 
     /* All pairs unless the tree is asked for: this table has the kernel alone and the
      * classic kernel beside it, which only all pairs have. */
@@ -212,6 +224,11 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     }
     if (st == GC_OK)
         print_rows(opt, backend, rows, count);
+    if (st == GC_ERR_INTERRUPTED) {
+        gc_stop_told();
+        gc_log_warn("benchmark stopped by %s: no table (it needs every size timed whole)",
+                    gc_stop_name(gc_stop_requested()));
+    }
     return st;
 }
 

@@ -84,7 +84,7 @@ static enum gc_status run(const struct gc_bench_dist *d, const struct gc_bodies 
         }
         if (st != GC_OK || d->t > 0.0)
             continue;
-        st = gc_diagnostics_measure(sim, &scratch, &diag);
+        st = gc_sim_measure(sim, &scratch, &diag);
         if (st != GC_OK)
             break;
         if (diag.potential > lowest)

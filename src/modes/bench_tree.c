@@ -113,7 +113,7 @@ static enum gc_status time_allpairs(const struct gc_options *opt, const struct g
     double t[3], t0 = 0.0;
     enum gc_status st;
     sim_params(opt, "allpairs", opt->params.theta, opt->params.eps, &p);
-    st = gc_sim_create(be, NULL, b, &p, NULL, sim);
+    st = gc_sim_create(be, NULL, b, &p, NULL, &sim);
     if (st != GC_OK)
         return st;
     st = gc_sim_advance(sim, p.dt); /* warm-up */
@@ -155,7 +155,7 @@ static enum gc_status tree_row(const struct gc_options *opt, const struct gc_bod
     gc_bodies_free(&acc);
     sim_params(opt, "tree", theta, eps, &p);
     if (st == GC_OK)
-        st = gc_sim_create(be, NULL, b, &p, NULL, sim);
+        st = gc_sim_create(be, NULL, b, &p, NULL, &sim);
     if (st != GC_OK)
         return st;
     st = gc_bench_timer_start(be, &t0);

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "initial.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "io.h"
@@ -65,6 +66,16 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     }
     if (!gc_cli_given(o, "--integrator"))
         o->params.integrator = scheme->name;
+    /* The command line could not tell these from the scheme the file names (cli.c). */
+    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS))
+        for (int j = 0; j < 3; j++) {
+            static const char *const block_only[3] = {"--precision", "--eta", "--dt-max"};
+            if (gc_cli_given(o, block_only[j])) {
+                gc_log_error("%s applies to the block-step schemes; %s's run uses %s, which has "
+                             "one shared step", block_only[j], path, o->params.integrator);
+                return GC_ERR_INVALID;
+            }
+        }
     else if (strcmp(o->params.integrator, scheme->name) != 0)
         k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
                               o->params.integrator, scheme->name);
@@ -73,10 +84,12 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
         static const char *const opt[] = {"--dt", "--eta", "--dt-max", "--theta"};
         const double v[] = {run->dt, run->eta, run->dt_max, run->theta};
         for (size_t q = 0; q < sizeof v / sizeof v[0]; q++)
-            if (v[q] != 0.0 && gc_cli_check_number(opt[q], v[q], path) != GC_OK)
+            if (v[q] != 0.0 && !isnan(v[q]) && gc_cli_check_number(opt[q], v[q], path) != GC_OK)
                 return GC_ERR_PARSE;
     }
-    TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
+    /* A value the file does not record (NaN) leaves the option's. */
+    if (!isnan(run->eps))
+        TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
     if (run->dt > 0.0)
         TAKE("--dt", o->params.dt, (float)run->dt, run->dt, "%g");
     if (run->eta > 0.0)
@@ -155,7 +168,7 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                 restart->sim.time = src.time;
                 restart->sim.state = run.state.nfields ? &restart->run.state : NULL;
                 restart->sim.integrator = restart->run.integrator;
-                restart->sim.eps = run.eps;
+                restart->sim.eps = isnan(run.eps) ? o->params.eps : run.eps;
                 restart->sim.eta = run.eta;
                 restart->sim.dt_max = run.dt_max;
                 o->restart = restart;
@@ -190,7 +203,13 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         gc_log_error("unknown model '%s'; available: %s", o->model, GC_MODEL_NAMES);
         return GC_ERR_INVALID;
     }
-    return gc_models_build(o->model, o->n ? o->n : default_model_n(m, b), o->seed, out);
+    {
+        const size_t n = o->n ? o->n : default_model_n(m, b);
+        /* Millions of bodies take seconds to sample: said first, not after a silence. */
+        if (n >= ((size_t)1 << 20))
+            gc_log_info("building the %s model of %zu bodies", o->model, n);
+        return gc_models_build(o->model, n, o->seed, out);
+    }
 }
 
 void gc_restart_free(struct gc_restart *r)

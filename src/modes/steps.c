@@ -241,6 +241,9 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                       PROGRESS_EVERY_S);
     gc_sim_on_step(sim, on_step, &prog);
     gc_sim_profile(sim, &prof0);
+    /* The run begins: a step in progress is finished, not abandoned (its state is the
+     * run's), and a stop is heard between steps. */
+    gc_stop_startup(0);
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : t_start + (double)k * every;
         double w0 = snaps.write_s;
@@ -295,6 +298,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
         char myr[48] = "";
         if (o->units == GC_UNITS_GALAXY)
             snprintf(myr, sizeof myr, " (%.4g Myr)", gc_sim_time_myr(sim));
+        gc_stop_told();
         gc_log_warn("stopped by %s at t = %.9g%s after %llu %ss, before t = %g; "
                     "last complete snapshot: %s", gc_stop_name(gc_stop_requested()),
                     gc_sim_time(sim), myr,

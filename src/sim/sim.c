@@ -478,8 +478,8 @@ enum gc_status gc_sim_advance(struct gc_sim *s, double t)
         gc_log_error("cannot advance to t = %g", t);
         return GC_ERR_INVALID;
     }
-    /* A stop request (SIGINT, SIGTERM) ends the run here, before the next call: on rank 0
-     * (the other ranks follow its calls) or in one process. */
+    /* A stop request (stop.h) ends the run here, before the next call: on rank 0 (the
+     * other ranks follow its calls) or in one process. */
     if (s->comm->rank == 0 && s->nested == 0 && gc_stop_requested())
         return GC_ERR_INTERRUPTED;
     return collective(s, &c, &a);

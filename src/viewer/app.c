@@ -22,8 +22,9 @@ void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
     }
     a->failure = st;
     a->input.paused = 1;
-    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s (paused; r resets)", what,
-             gc_status_str(st));
+    /* The window stays open, paused, for a look at where it failed; headless ends. */
+    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s%s", what, gc_status_str(st),
+             a->headless ? "" : " (paused; r resets)");
     gc_log_error("%s", a->failure_msg);
     gc_app_window_title(a, a->failure_msg);
 }
@@ -143,6 +144,7 @@ void gc_app_report_stop(struct gc_app *a)
     gc_sim_stats(a->sim, &st);
     gc_app_time_text(a, 1, when, sizeof when);
     gc_snapshots_last(&a->snapshots, last, sizeof last);
+    gc_stop_told();
     gc_log_warn("stopped by %s at t = %s after %llu %s%s and %llu frame%s; last complete "
                 "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
                 (unsigned long long)st.steps, gc_sim_scheme(a->sim)->step_noun,

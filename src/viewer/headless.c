@@ -122,6 +122,8 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             gc_app_energy_measure(a, gc_clock_seconds());
         gc_sim_stats(a->sim, &before);
         t0 = gc_clock_seconds();
+        /* The run begins: from here a stop is heard between frames (stop.h). */
+        gc_stop_startup(0);
         st = headless_frames(a, frames);
         /* Stopped on request: the frames drawn so far are reported and the movie finished
          * (it plays), as at the end of a run. */
@@ -140,8 +142,16 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             st = gc_capture_stop(&a->picture.capture, &rs);
         if (st == GC_OK)
             report(a, &before, interrupted ? a->frames.drawn : frames, elapsed);
-        if (st == GC_OK && opt->screenshot && !interrupted)
+        /* Stopped on request, the picture is of the last frame drawn, and says so. */
+        if (st == GC_OK && opt->screenshot && interrupted && a->frames.drawn == 0)
+            gc_log_warn("--screenshot %s not written: stopped before the first frame was drawn",
+                        opt->screenshot);
+        else if (st == GC_OK && opt->screenshot) {
             st = gc_app_picture_save(a, opt->screenshot);
+            if (st == GC_OK && interrupted)
+                gc_log_info("the screenshot %s shows frame %u of %u, where the run stopped",
+                            opt->screenshot, a->frames.drawn, frames);
+        }
         if (st == GC_OK && interrupted)
             st = GC_ERR_INTERRUPTED;
     }

@@ -32,6 +32,11 @@ void gc_app_energy_measure(struct gc_app *a, double now)
         return;
     st = gc_sim_measure(a->sim, &a->scratch, &d);
     s->energy_cost = gc_clock_seconds() - t0;
+    if (st == GC_ERR_INTERRUPTED) {
+        /* A stop during start-up cut the first measurement short: the run ends. */
+        a->failure = st;
+        return;
+    }
     if (st != GC_OK) {
         s->energy_state = -1;
         gc_log_warn("energy measurement failed (%s); the HUD will not show drift",

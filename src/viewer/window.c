@@ -263,6 +263,7 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
         if (opt->tour)
             gc_app_view_set(a, GC_VIEW_TOUR);
         set_callbacks(a);
+        gc_stop_startup(0); /* from here a stop is heard between frames (stop.h) */
         glutMainLoop();
         /* Returns after 'q' (teardown done there) or the window closing (on_close). */
         st = a->failure;

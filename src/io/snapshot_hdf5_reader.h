@@ -3,8 +3,9 @@
 #ifndef GC_SNAPSHOT_HDF5_READER_H
 #define GC_SNAPSHOT_HDF5_READER_H
 
-/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_state.c the
- * integrator state, snapshot_hdf5_read.c the rest. */
+/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_objects.c opens
+ * groups and checks datasets' storage, snapshot_hdf5_state.c reads the integrator state,
+ * snapshot_hdf5_read.c the rest. */
 #include <stddef.h>
 
 #include "snapshot_hdf5.h"

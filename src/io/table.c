@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "io.h"
+#include "infile.h"
 #include "log.h"
 #include "outfile.h"
 #include "stop.h"
@@ -235,7 +235,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         gc_log_error("no data file name given");
         return GC_ERR_INVALID;
     }
-    st = gc_io_check_file(path);
+    st = gc_infile_check(path);
     if (st != GC_OK)
         return st;
     in = malloc(sizeof *in);

@@ -38,3 +38,14 @@ gc_add_test(test_hermite_timeline test_hermite_timeline.c)
 add_test(NAME test_layering COMMAND bash ${CMAKE_SOURCE_DIR}/tools/layering.sh ${CMAKE_SOURCE_DIR})
 # No source file of src/ above 600 lines.
 add_test(NAME test_file_sizes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/check_file_sizes.sh ${CMAKE_SOURCE_DIR})
+# The time line on the CPU backend: going back to an earlier time, the encounter's events,
+# --start-at; and, each force method a test of its own, 8,192 bodies 1,000 steps forwards
+# and back (GC_TIMELINE_TEST_N: fewer, for the sanitizer run).
+gc_add_test(test_timeline test_timeline.c)
+set_tests_properties(test_timeline PROPERTIES TIMEOUT 600)
+foreach(method allpairs tree)
+  add_test(NAME test_timeline_reverse_${method} COMMAND test_timeline reverse ${method})
+  get_test_property(test_timeline ENVIRONMENT env)
+  set_tests_properties(test_timeline_reverse_${method} PROPERTIES LABELS "slow" TIMEOUT 900
+    ENVIRONMENT "${env}")
+endforeach()

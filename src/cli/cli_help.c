@@ -17,7 +17,8 @@ static const char window_keys[] =
     "        + - point size, , . exposure -/+ half a stop, x exposure auto/locked,\n"
     "        b glow, 1 face-on, 2 edge-on, 3 overview, 0 home view, o auto-orbit,\n"
     "        t tour, v start/stop recording, p presentation HUD, i statistics,\n"
-    "        h help overlay, f full screen, s save PNG screenshot, q or Esc quit.\n";
+    "        g time line, names and scale bar, h help overlay, f full screen,\n"
+    "        s save PNG screenshot, q or Esc quit.\n";
 
 /* ---- --help ---- */
 

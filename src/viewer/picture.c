@@ -354,7 +354,8 @@ void gc_app_picture_outputs(struct gc_app *a)
     if (p->capture.rec) {
         enum gc_status st;
         glReadBuffer(GL_BACK);
-        st = gc_capture_frame(&p->capture, p->fb_w, p->fb_h);
+        /* Stamped by the wall clock: the movie plays at the pace the speaker saw. */
+        st = gc_capture_frame_timed(&p->capture, p->fb_w, p->fb_h, gc_clock_seconds());
         if (st != GC_OK) {
             gc_log_error("recording stopped: %s", gc_status_str(st));
             gc_capture_stop(&p->capture, NULL);

@@ -339,6 +339,17 @@ def keys_and_mouse():
                                        text=True)
                 check(probe.stdout.strip() == "h264,640,400", "the movie is H.264 at the "
                       "window's size (%r)" % probe.stdout.strip())
+                # Stamped by the wall clock: as long as it was recorded (1.5 s between the
+                # keys), however few frames the window drew (Mesa draws a few a second).
+                probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries",
+                                        "format=duration", "-of", "csv=p=0", new[0]],
+                                       capture_output=True, text=True)
+                try:
+                    length = float(probe.stdout.strip())
+                except ValueError:
+                    length = 0.0
+                check(1.0 <= length <= 3.0, "the movie plays at the pace the window showed: "
+                      "%.2f s for 1.5 s of recording" % length)
 
         img = shot("single_steps", ["n"] * 8)
         d = imgcheck.diff_fraction(base, img, centre, tol=8)

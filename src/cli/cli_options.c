@@ -51,8 +51,8 @@ const struct gc_cli_option gc_cli_options[] = {
      "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
      "Hermite with individual block time steps, in double precision"},
     {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_CUSTOM, 0, 1e-7, GC_DT_MAX, NULL, 0,
-     gc_cli_set_dt, "leapfrog time step (default 0.01 = 0.18 Myr; the energy error stays\n"
-     "small up to 0.02, docs/physics.md; the window runs backwards with j)"},
+     gc_cli_set_dt, "leapfrog time step (default 0.01 = 0.18 Myr; larger steps let the\n"
+     "energy error grow, docs/physics.md; the window runs backwards with j)"},
     {"--eps", NULL, "EPS", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
      0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
      "pythagorean 0; 0 needs a Hermite integrator)"},

@@ -42,6 +42,16 @@ static enum gc_status sample(struct gc_timeline *tl, struct gc_sim *sim)
         return st;
     if (tl->track_ok)
         gc_events_observe(&tl->events, gc_sim_time(sim), &tl->track);
+    /* Each event once, when it is found (a passage inside the merger radius is known as one
+     * only once the nuclei part again). */
+    for (; tl->logged < tl->events.count; tl->logged++) {
+        const struct gc_event *ev = &tl->events.list[tl->logged];
+        char name[48];
+        gc_event_name(ev, name, sizeof name);
+        gc_log_info("event: %s at t = %.1f Myr (nuclei %.2f kpc apart), found at %.1f Myr",
+                    name, ev->t * GC_MYR_PER_TIME_UNIT,
+                    ev->separation * GC_KPC_PER_LENGTH_UNIT, gc_sim_time_myr(sim));
+    }
     return GC_OK;
 }
 

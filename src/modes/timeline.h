@@ -22,6 +22,7 @@ struct gc_timeline {
     struct gc_track track;     /* the latest measurement (valid when track_ok) */
     int track_ok;
     struct gc_bodies *scratch; /* download target, n bodies with the initial tags; not owned */
+    int logged;                /* events already told in the log */
 };
 
 /* Starts the time line of a simulation just started from `initial` (its time is the start),

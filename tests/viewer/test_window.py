@@ -632,12 +632,28 @@ def first_frame():
               % d)
         text = open(log.name).read()
         check("automatic speed" not in text, "nothing said yet")
-        # Speed keys: faster, faster, slower, automatic: dt stays (no dt line in the log, no
-        # warning on screen); ] ] takes dt beyond the accurate range: warned about on screen.
-        xdo("key", "--window", wid, "g")
+        # Speed keys: faster, faster, slower, automatic: dt stays. The statistics' rows of the
+        # time step (t, dt, step) and the energy (paused: nothing else moves them) are the
+        # same pixels after them; ] changes the first. Rows 4 and 5 of the panel, 6 pixels
+        # and a line of 9 pixels at this size (overlay.c).
+        stats = shot("tl_stats_before", ["i"])
         for k in ("Up", "Up", "Down", "a"):
             xdo("key", "--window", wid, k)
             time.sleep(0.2)
+        sped = shot("tl_stats_sped")
+        doubled = shot("tl_stats_dt", ["bracketright"])
+        shot("tl_stats_off", ["bracketleft", "i", "g"])
+        if None in (stats, sped, doubled):
+            raise SystemExit(1)
+        sc = max(1, stats.h // 400)
+        rows = (0, 6 * sc + 4 * 9 * sc, int(0.75 * stats.w), 6 * sc + 6 * 9 * sc)
+        check(imgcheck.lit_fraction(stats, rows) > 0.02, "the step and energy rows are there "
+              "(%.3f lit)" % imgcheck.lit_fraction(stats, rows))
+        d = imgcheck.diff_fraction(stats, sped, rows, tol=0)
+        check(d == 0.0, "speed keys leave the step and energy rows as they were (%.4f differ)"
+              % d)
+        d = imgcheck.diff_fraction(stats, doubled, rows, tol=0)
+        check(d > 0.002, "] changes the step's row (%.4f differ)" % d)
         time.sleep(max(0.0, WALL_LABELS_S - (time.time() - t0)) + 4.5)  # names and notes gone
         calm = shot("tl_speed_keys")
         xdo("key", "--window", wid, "bracketright")
@@ -661,7 +677,7 @@ def first_frame():
     check([l for l in speed if l.startswith("speed ")] and "automatic speed" in speed,
           "the speed keys were taken: %s" % [l for l in speed if "speed" in l])
     dts = logged(text, "dt = ")
-    check(dts[:1] == ["0.02 (0.36 Myr)"] and len(dts) == 4,
+    check(dts[:2] == ["0.02 (0.36 Myr)", "0.01 (0.18 Myr)"] and len(dts) == 6,
           "dt changed only with [ and ] (%s)" % dts)
 
 
@@ -676,6 +692,10 @@ def time_line():
     try:
         time.sleep(0.5)
         zero = shot("tl_zero", ["g"]) if first_path and wid else None
+        if zero is not None and bar_row(zero) is not None:
+            # Seen under load: the first key after a second window opened did not arrive.
+            print("note: 'g' did not hide the guides; sent again")
+            zero = shot("tl_zero", ["g"])
         check(zero is not None and bar_row(zero) is None, "t = 0: the picture without guides")
         if zero is not None:
             quit_viewer(log.name)

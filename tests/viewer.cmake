@@ -73,6 +73,8 @@ if(Python3_FOUND)
   set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie
                        test_viewer_text_headless PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
+  # Its runs with --start-at step a few thousand bodies on the CPU besides the frames.
+  set_tests_properties(test_viewer_headless PROPERTIES TIMEOUT 300)
   if(GC_XVFB AND GC_XDOTOOL)
     # A private Xvfb on a random high display, checked with Xlib before the test (viewer/xvfb.py
     # says why not xvfb-run -a).

@@ -88,6 +88,7 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->input.paused = opt->paused;
     a->frames.auto_steps = 1;
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
+    a->picture.exposure.bias = GC_EXPOSURE_BIAS_EV;
     {
         const struct gc_restart *restart = opt->restart;
         st = gc_sim_init_at(&a->sim, backend, comm, initial, &opt->params,

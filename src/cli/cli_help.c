@@ -8,7 +8,8 @@
 
 /* What the window does with the mouse and keys, after the Window options in --help. */
 static const char window_keys[] =
-    "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
+    "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan,\n"
+    "         click on the time line go to that time.\n"
     "  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
     "        Up Down faster/slower (simulated time a second), a automatic speed,\n"
     "        j l run backwards/forwards, Page Up/Page Down previous/next event,\n"

@@ -248,6 +248,9 @@ void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size);
 void gc_app_timeline_bar_draw(struct gc_app *a);
 /* Where the time line's strip begins (pixels from the top): what sits above it goes there. */
 float gc_app_timeline_bar_top(struct gc_app *a);
+/* The time (N-body units) at window pixel (x, y) when it is on the time line's strip; -1
+ * elsewhere. */
+double gc_app_timeline_bar_time(struct gc_app *a, float x, float y);
 void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float proj[16]);
 
 /* window.c: what only the window does (the title is left alone headless). */

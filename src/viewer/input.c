@@ -264,6 +264,15 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
     }
     if (button < 0 || button > 2)
         return;
+    if (button == GLUT_LEFT_BUTTON && state == GLUT_DOWN) {
+        /* A click on the time line goes there (no further than it is computed). */
+        const double t = gc_app_timeline_bar_time(a, (float)x, (float)y);
+        if (t >= 0.0) {
+            gc_app_seek(a, fmin(t, gc_timeline_horizon(&a->playback.timeline)));
+            glutPostRedisplay();
+            return;
+        }
+    }
     if (state == GLUT_DOWN)
         in->mouse_buttons |= 1 << button;
     else

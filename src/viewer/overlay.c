@@ -109,6 +109,7 @@ void gc_overlay_help(struct gc_hud *h, int fb_w, int fb_h)
         {"", NULL},
         {"Mouse", NULL},
         {"Left drag", "rotate"},
+        {"Click the time line", "go to that time"},
         {"Right drag", "zoom (or wheel)"},
         {"Middle drag", "pan"},
     };

@@ -42,6 +42,21 @@ float gc_app_timeline_bar_top(struct gc_app *a)
     return l.top;
 }
 
+double gc_app_timeline_bar_time(struct gc_app *a, float x, float y)
+{
+    struct layout l;
+    double start, end;
+    if (a->headless || !a->picture.guides || a->picture.present_hud)
+        return -1.0;
+    gc_hud_begin(&a->picture.hud, a->picture.fb_w, a->picture.fb_h,
+                 gc_overlay_scale(a->picture.fb_h));
+    layout(a, &a->picture.hud, &l);
+    if (y < l.top || x < l.x0 - 4.0f * l.s || x > l.x1 + 4.0f * l.s)
+        return -1.0;
+    gc_app_timeline_span(a, &start, &end);
+    return start + fmin(1.0, fmax(0.0, (double)(x - l.x0) / (l.x1 - l.x0))) * (end - start);
+}
+
 static float at(const struct layout *l, double t, double start, double end)
 {
     const double f = end > start ? (t - start) / (end - start) : 0.0;

@@ -743,6 +743,16 @@ def time_line():
         x1 = now_marker_x(after) if after else None
         check(x0 is not None and x1 is not None and x1 < x0 - 1,
               "'j' runs backwards: the marker moves from x %s to %s" % (x0, x1))
+        # A click on the bar's first quarter goes there.
+        y = bar_row(after) if after else None
+        if y is not None:
+            xdo("mousemove", "--window", wid, int(0.25 * after.w), y)
+            xdo("click", 1)
+            time.sleep(0.3)
+            clicked = shot("tl_clicked")
+            x2 = now_marker_x(clicked) if clicked else None
+            check(x2 is not None and abs(x2 - 0.25 * after.w) < 0.03 * after.w,
+                  "a click on the time line goes where it was clicked (marker at x %s)" % x2)
         rc = quit_viewer(log.name)
         check(rc == 0, "passage: 'q' exits with status 0 (got %s)" % rc)
     finally:

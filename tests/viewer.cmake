@@ -88,12 +88,12 @@ if(Python3_FOUND)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
                      $<TARGET_FILE:galaxy> levels)
-    # What an audience sees first, and the time line: --start-at, jumps, running backwards.
+    # What an audience sees first, and the time line: --start-at, jumps, running backwards
+    # (going back starts the run over: its jumps take longer on a busy machine).
     add_test(NAME test_viewer_window_timeline
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
                      $<TARGET_FILE:galaxy> timeline)
-    # (Going back starts the run over: its jumps take longer on a busy machine.)
     # The same title and time read back from the window.
     add_test(NAME test_viewer_text_window
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24

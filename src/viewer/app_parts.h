@@ -205,7 +205,8 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
 
 /* playback.c: speed and direction, going back, the clock's words, notes. */
-/* Simulated time a wall second of the automatic speed brings the first passage in, s. */
+/* The automatic speed brings the first passage this many seconds of wall clock after the
+ * start. */
 #define GC_APP_AUTO_PASSAGE_S 30.0
 enum gc_status gc_app_playback_init(struct gc_app *a); /* after the simulation's init */
 /* --start-at: the run advanced there before anything is drawn. */

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models.h"
-
 /* The speed keys multiply or divide the rate by this. */
 #define SPEED_STEP 2.0
 /* The slowest and fastest rates the keys reach, times the automatic one (or, without one,
@@ -18,11 +16,6 @@
 #define NOTE_S 4.0
 /* Left and Right move by this share of the bar. */
 #define SCRUB_SHARE 0.02
-
-static int henon(const struct gc_app *a)
-{
-    return gc_app_henon(a);
-}
 
 /* How close to a time counts as there: the leapfrog lands on whole steps. */
 static double slack(const struct gc_app *a)
@@ -72,7 +65,7 @@ enum gc_status gc_app_playback_start_at(struct gc_app *a)
     if (!a->opt->start_at)
         return GC_OK;
     st = gc_timeline_start_at(&a->playback.timeline, &a->sim, &a->snapshots, a->initial,
-                              a->opt->start_at, henon(a));
+                              a->opt->start_at, gc_app_henon(a));
     /* The view frames the galaxies where they are now. */
     a->view.track_ok = 0;
     return st;
@@ -165,14 +158,15 @@ void gc_app_speed(struct gc_app *a, int change)
     hi = pb->auto_rate > 0.0 ? pb->auto_rate * SPEED_RANGE
                              : gc_sim_frame_dt(&a->sim) * 1e3 * SPEED_RANGE;
     pb->rate = fmin(hi, fmax(lo, change > 0 ? base * SPEED_STEP : base / SPEED_STEP));
-    if (change > 0 && pb->limited)
-        gc_app_note(a, 0, "faster asked: this machine runs at most %.3g %s a second here",
-                    pb->shown_rate * (henon(a) ? 1.0 : GC_MYR_PER_TIME_UNIT),
-                    henon(a) ? "time units" : "Myr");
-    else
-        gc_app_note(a, 0, "speed %.3g %s a second", pb->rate * (henon(a) ? 1.0 :
-                                                                    GC_MYR_PER_TIME_UNIT),
-                    henon(a) ? "time units" : "Myr");
+    {
+        const double unit = gc_app_henon(a) ? 1.0 : GC_MYR_PER_TIME_UNIT;
+        const char *what = gc_app_henon(a) ? "time units" : "Myr";
+        if (change > 0 && pb->limited)
+            gc_app_note(a, 0, "speed %.3g %s a second asked; this machine does %.3g here",
+                        pb->rate * unit, what, pb->shown_rate * unit);
+        else
+            gc_app_note(a, 0, "speed %.3g %s a second", pb->rate * unit, what);
+    }
 }
 
 void gc_app_direction(struct gc_app *a, int backwards)
@@ -196,11 +190,6 @@ void gc_app_direction(struct gc_app *a, int backwards)
     gc_app_note(a, 0, "running %s", backwards ? "backwards" : "forwards");
 }
 
-static void event_words(const struct gc_event *ev, char *buf, size_t size)
-{
-    gc_event_name(ev, buf, size);
-}
-
 void gc_app_jump_event(struct gc_app *a, int later)
 {
     const struct gc_events *e = events(a);
@@ -222,7 +211,7 @@ void gc_app_jump_event(struct gc_app *a, int later)
                     "runs on)", h * GC_MYR_PER_TIME_UNIT);
         return;
     }
-    event_words(ev, name, sizeof name);
+    gc_event_name(ev, name, sizeof name);
     a->input.paused = 1;
     gc_app_seek(a, ev->t);
     gc_app_note(a, 0, "%s at %.0f Myr (paused: space runs)", name, ev->t * GC_MYR_PER_TIME_UNIT);
@@ -292,7 +281,7 @@ static void next_text(const struct gc_app *a, char *buf, size_t size)
     if (!e->pair)
         return;
     if (ev) {
-        event_words(ev, name, sizeof name);
+        gc_event_name(ev, name, sizeof name);
         snprintf(buf, size, "%s in %.0f Myr", name, (ev->t - now) * GC_MYR_PER_TIME_UNIT);
         return;
     }
@@ -301,15 +290,19 @@ static void next_text(const struct gc_app *a, char *buf, size_t size)
         struct gc_event probe = {GC_EVENT_PASSAGE, number, t, 0.0f};
         /* A Kepler orbit of point masses: the halos' drag makes it late by a few percent
          * the first time, more later: "about", to 10 Myr. */
-        event_words(&probe, name, sizeof name);
+        gc_event_name(&probe, name, sizeof name);
         snprintf(buf, size, "%s in about %.0f Myr", name,
                  10.0 * floor((t - now) * GC_MYR_PER_TIME_UNIT / 10.0 + 0.5));
         return;
     }
     ev = gc_events_prev(e, now, -0.5 * slack(a));
     if (ev) {
-        event_words(ev, name, sizeof name);
-        snprintf(buf, size, "%.0f Myr after the %s", (now - ev->t) * GC_MYR_PER_TIME_UNIT, name);
+        const double after = (now - ev->t) * GC_MYR_PER_TIME_UNIT;
+        gc_event_name(ev, name, sizeof name);
+        if (after < 0.5)
+            snprintf(buf, size, "at the %s", name);
+        else
+            snprintf(buf, size, "%.0f Myr after the %s", after, name);
     }
 }
 
@@ -317,18 +310,22 @@ void gc_app_clock_text(const struct gc_app *a, char *clock, size_t clock_size, c
                        size_t next_size, char *speed, size_t speed_size)
 {
     const struct gc_app_playback *pb = &a->playback;
-    const double unit = henon(a) ? 1.0 : GC_MYR_PER_TIME_UNIT;
-    const char *per = henon(a) ? "time units/s" : "Myr/s";
-    if (henon(a))
+    const double unit = gc_app_henon(a) ? 1.0 : GC_MYR_PER_TIME_UNIT;
+    const char *per = gc_app_henon(a) ? "time units/s" : "Myr/s";
+    if (gc_app_henon(a))
         snprintf(clock, clock_size, "t = %.3f Henon units since the start", gc_sim_time(&a->sim));
     else
         snprintf(clock, clock_size, "t = %.0f Myr since the start", gc_sim_time_myr(&a->sim));
     next_text(a, next, next_size);
+    /* The speed asked for; what the machine does when it cannot keep up (or when no speed
+     * is asked: as fast as it goes). */
     if (a->input.paused)
         snprintf(speed, speed_size, "paused");
     else
         snprintf(speed, speed_size, "%s %.3g %s%s", pb->backwards ? "backwards" : "forwards",
-                 pb->shown_rate * unit, per,
+                 (pb->limited || !(current_rate(a) > 0.0) ? pb->shown_rate : current_rate(a)) *
+                     unit,
+                 per,
                  pb->limited ? " (this machine's most)"
                  : pb->rate > 0.0 || !(pb->auto_rate > 0.0) ? "" : " (automatic)");
 }
@@ -347,7 +344,7 @@ const char *gc_app_galaxy_name(const struct gc_app *a, int g)
 {
     static const char *const builtin[2] = {"Milky Way", "Andromeda"};
     static const char *const table[2] = {"Galaxy A", "Galaxy B"};
-    if (henon(a) || g < 0 || g > 1)
+    if (gc_app_henon(a) || g < 0 || g > 1)
         return NULL;
     return a->opt->data ? table[g] : builtin[g];
 }

@@ -48,8 +48,9 @@ static enum gc_status sample(struct gc_timeline *tl, struct gc_sim *sim)
         const struct gc_event *ev = &tl->events.list[tl->logged];
         char name[48];
         gc_event_name(ev, name, sizeof name);
-        gc_log_info("event: %s at t = %.1f Myr (nuclei %.2f kpc apart), found at %.1f Myr",
+        gc_log_info("event: %s at t = %.1f Myr (nuclei %s %.2f kpc), found at %.1f Myr",
                     name, ev->t * GC_MYR_PER_TIME_UNIT,
+                    ev->kind == GC_EVENT_MERGER ? "within" : "apart by",
                     ev->separation * GC_KPC_PER_LENGTH_UNIT, gc_sim_time_myr(sim));
     }
     return GC_OK;

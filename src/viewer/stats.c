@@ -69,6 +69,37 @@ void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
                  t * GC_MYR_PER_TIME_UNIT);
 }
 
+/* With the statistics shown ('i'), the window's title carries the rates too (scripts read
+ * them there); otherwise it names the scene. */
+static void title(struct gc_app *a)
+{
+    const struct gc_app_stats *s = &a->stats;
+    char text[640], scene[200], drift[32], when[64], force[48];
+    if (a->headless || a->failure != GC_OK)
+        return; /* after a failure the title keeps its message */
+    if (!a->picture.show_hud) {
+        gc_app_window_scene_title(a);
+        return;
+    }
+    if (s->energy_state > 0)
+        snprintf(drift, sizeof drift, "%.2e", s->drift);
+    else
+        snprintf(drift, sizeof drift, "n/a");
+    gc_app_time_text(a, 1, when, sizeof when);
+    if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE)
+        snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(&a->sim)->theta);
+    else
+        snprintf(force, sizeof force, "%.1f GFLOP/s",
+                 gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9);
+    gc_app_scene_name(a, scene, sizeof scene);
+    snprintf(text, sizeof text,
+             "galaxy: %s | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | dE/|E0| %s%s%s",
+             scene, gc_backend_name(a->backend), s->fps, s->sps,
+             gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
+             a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
+    gc_app_window_title(a, text);
+}
+
 /* Rates over the last second: frames, steps, interactions and simulated time. */
 void gc_app_stats_update(struct gc_app *a, double now)
 {
@@ -89,4 +120,5 @@ void gc_app_stats_update(struct gc_app *a, double now)
     s->interactions_at_window = st.interactions;
     s->t_window = now;
     gc_app_playback_measure(a, now);
+    title(a);
 }

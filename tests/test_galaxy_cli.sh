@@ -62,6 +62,20 @@ expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model
 expect 2 "^galaxy: error: --bodies expects a whole number from 3 to 67108864 for model single, got 'x'$" -- --bodies=x --model single --steps 1
 expect 2 "^galaxy: error: -n expects a whole number from 2 to 67108864 for model plummer, got '1'$" -- --model plummer -n 1 --t-end 1
 expect 0 "dE/\|E0\|" -- -n 6 --steps 1 --backend cpu
+# A bare number is the body count; any other bare word is refused with what it could be.
+expect 0 "^# 64 bodies, backend cpu" -- 64 --steps 1 --backend cpu
+expect 2 "^galaxy: error: unexpected argument 'abc': a bare argument is the number of bodies" -- abc
+expect 2 "the number of bodies is given twice \('64' and -n 32\)" -- -n 32 64 --steps 1
+# --start-at: a time >= 0 or an event's name; not in runs that draw nothing; the events of a
+# star cluster, a time before a snapshot's start, and a time past the longest pre-run are
+# refused before a window or EGL is asked for.
+expect 2 "--start-at expects a time >= 0 \(Myr since the start\) or an event" -- --start-at -5
+expect 2 "--start-at expects a time >= 0 .* got 'soon'" -- --start-at soon --headless
+expect 2 "--start-at expects a time >= 0 .* got 'passage-0'" -- --start-at passage-0
+expect 2 "--start-at applies to drawn frames \(the window or --headless\), not to --steps" -- --start-at 100 --steps 1
+expect 2 "--start-at 1e9 is beyond the furthest a run goes before it is drawn \(18000 Myr\)" -- --start-at 1e9 --headless
+expect 2 "--start-at merger: events are found in an encounter of two galaxies" -- --model plummer -n 64 --start-at merger --headless --backend cpu
+expect 2 "is the size of a step \(> 0\), got '-0.01': the window runs time backwards with 'j'" -- --dt -0.01
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
 expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_table.h"
+#include "events.h"
 #include "log.h"
 
 /* ---- values ---- */
@@ -136,6 +137,45 @@ enum gc_status gc_cli_set_snapshot_every(struct gc_options *o, const char *opt, 
         return GC_ERR_INVALID;
     }
     o->snapshot_every = t;
+    return GC_OK;
+}
+
+/* The step's size: a negative one is refused with the way to run backwards. */
+enum gc_status gc_cli_set_dt(struct gc_options *o, const char *opt, const char *val)
+{
+    double dt;
+    char *end;
+    if (strtod(val, &end) < 0.0 && end != val && *end == '\0') {
+        gc_log_error("%s is the size of a step (> 0), got '%s': the window runs time "
+                     "backwards with 'j' (docs/usage.md)", opt, val);
+        return GC_ERR_INVALID;
+    }
+    if (!parse_number(opt, val, 1e-7, GC_DT_MAX, &dt))
+        return GC_ERR_INVALID;
+    o->params.dt = (float)dt;
+    return GC_OK;
+}
+
+/* A time >= 0 or an event's name; the time's unit and bound wait for the model. */
+enum gc_status gc_cli_set_start_at(struct gc_options *o, const char *opt, const char *val)
+{
+    enum gc_event_kind kind;
+    int number;
+    char *end;
+    double t;
+    if (gc_event_parse(val, &kind, &number)) {
+        o->start_at = val;
+        return GC_OK;
+    }
+    errno = 0;
+    t = strtod(val, &end);
+    if (end == val || *end != '\0' || errno || !isfinite(t) || t < 0.0) {
+        gc_log_error("%s expects a time >= 0 (Myr since the start) or an event: "
+                     "first-passage, second-passage, ..., passage-N, merger; got '%s'", opt,
+                     val);
+        return GC_ERR_INVALID;
+    }
+    o->start_at = val;
     return GC_OK;
 }
 
@@ -318,9 +358,19 @@ static enum gc_status parse_one(int argc, char **argv, int *i, enum gc_program p
         arg = name;
     }
     op = find(arg);
+    if (!op && arg[0] != '-' && strspn(arg, "0123456789") == strlen(arg) && *arg) {
+        /* "galaxy 100000": a bare number is the body count. */
+        if (o->n_text) {
+            gc_log_error("the number of bodies is given twice ('%s' and %s %s)", arg,
+                         o->n_option, o->n_text);
+            return GC_ERR_INVALID;
+        }
+        return gc_cli_set_bodies(o, "-n", arg);
+    }
     if (!op || !(op->programs & program)) {
         if (arg[0] != '-')
-            gc_log_error("unexpected argument '%s' (see --help)", argv[*i]);
+            gc_log_error("unexpected argument '%s': a bare argument is the number of bodies "
+                         "(galaxy 100000); options start with - (see --help)", argv[*i]);
         else if (op)
             gc_log_error("%s does not take option '%s' (see --help)", program_name(program),
                          arg);
@@ -564,6 +614,15 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
     if (o->draw_option && o->mode != GC_MODE_VIEWER && o->mode != GC_MODE_HEADLESS) {
         gc_log_error("%s applies to drawn frames (the window or --headless), not to %s",
                      o->draw_option, mode_words(o->mode));
+        return GC_ERR_INVALID;
+    }
+    if (o->start_at && strtod(o->start_at, NULL) >
+                           (o->units == GC_UNITS_HENON ? 1.0 : GC_MYR_PER_TIME_UNIT) *
+                               GC_EVENTS_LAST_T) {
+        gc_log_error("--start-at %s is beyond the furthest a run goes before it is drawn "
+                     "(%g %s)", o->start_at,
+                     (o->units == GC_UNITS_HENON ? 1.0 : GC_MYR_PER_TIME_UNIT) * GC_EVENTS_LAST_T,
+                     o->units == GC_UNITS_HENON ? "Henon units" : "Myr");
         return GC_ERR_INVALID;
     }
     return gc_sim_params_check(&o->params);

@@ -89,6 +89,12 @@ struct gc_options {
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
     const char *font;          /* --font FILE: font of the text on screen; NULL (default) = DejaVu
                                 * Sans where found, else the built-in pixel font */
+    size_t keyframe_mib;       /* --keyframe-memory MIB: memory for keyframes (the device's with
+                                * the CUDA backend, the host's otherwise); 0 (default) = half of
+                                * what is free */
+    const char *start_at;      /* --start-at TIME|EVENT: where the drawn run starts (a time in
+                                * Myr, Henon units for clusters, or an event's name, checked by
+                                * gc_event_parse); NULL (default) = at its start */
     uint64_t given[2];         /* bit k: option k of the table was on the command line */
     const void *restart;       /* a run continuing from a snapshot: its struct gc_restart
                                 * (initial.h), set by gc_initial_run; NULL = from t = 0 */

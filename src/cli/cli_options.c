@@ -53,8 +53,9 @@ const struct gc_cli_option gc_cli_options[] = {
      "leapfrog (default for galaxies: kick-drift-kick, one shared step),\n"
      "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
      "Hermite with individual block time steps, in double precision"},
-    {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL,
-     0, NULL, "leapfrog time step (default 0.01 = 0.18 Myr)"},
+    {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_CUSTOM, 0, 1e-7, GC_DT_MAX, NULL, 0,
+     gc_cli_set_dt, "leapfrog time step (default 0.01 = 0.18 Myr; larger steps let the\n"
+     "energy error grow, docs/physics.md; the window runs backwards with j)"},
     {"--eps", NULL, "EPS", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
      0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
      "pythagorean 0; 0 needs a Hermite integrator)"},
@@ -181,6 +182,17 @@ const struct gc_cli_option gc_cli_options[] = {
      "its frames/s measure the drawing alone"},
     {"--tour", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
      "scripted camera tour of the encounter, timed by simulated time"},
+    {"--start-at", NULL, "TIME|EVENT", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_start_at,
+     "advance without drawing (a progress line shows how far) before the\n"
+     "first frame, to TIME in Myr since the start (Henon units for a star\n"
+     "cluster) or to an event of the encounter found on the way:\n"
+     "first-passage, second-passage, ..., passage-N, merger"},
+    {"--keyframe-memory", NULL, "MIB", GALAXY, GC_SEC_WINDOW, GC_OPT_SIZE, OFF(keyframe_mib), 1,
+     1 << 30, NULL, 0, NULL,
+     "memory for keyframes, MiB: states kept as the run goes, so that going\n"
+     "back restores the nearest one (GPU memory with the CUDA backend); default\n"
+     "half of what is free; more than is free is refused"},
     {"--present", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,

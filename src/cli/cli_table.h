@@ -61,6 +61,8 @@ enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const 
 enum gc_status gc_cli_set_size(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_exposure(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_start_at(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_dt(struct gc_options *o, const char *opt, const char *val);
 
 /* The name a program goes by, in --help and in messages. */
 static inline const char *program_name(enum gc_program p)

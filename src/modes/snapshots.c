@@ -194,15 +194,17 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     enum gc_status st;
     if (!(s->every > 0.0))
         return gc_sim_advance(sim, t);
-    if (sg * gc_sim_time(sim) < sg * s->last_reached) {
+    /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
+     * k*T <= t + dt/2. Other schemes land on t itself. */
+    slack = whole_steps(sim) ? 0.5 * fabs((double)gc_sim_params(sim)->dt) : 1e-12 * s->every;
+    /* A run that went back and came again to where it was (the viewer's time line) lands
+     * within rounding of it: that is not starting over. */
+    if (sg * gc_sim_time(sim) < sg * s->last_reached - slack) {
         gc_log_info("the simulation started over: snapshots start again at snapshot_%06lu",
                     s->first);
         s->next = s->first;
         s->last_reached = gc_sim_time(sim);
     }
-    /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
-     * k*T <= t + dt/2. Other schemes land on t itself. */
-    slack = whole_steps(sim) ? 0.5 * fabs((double)gc_sim_params(sim)->dt) : 1e-12 * s->every;
     for (;;) {
         const double tk = sg * (double)s->next * s->every;
         if (!(sg * tk <= sg * t + slack))

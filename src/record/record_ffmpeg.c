@@ -39,6 +39,7 @@ struct slot {
     uint8_t *rgba;
     size_t cap;        /* bytes allocated */
     int w, h, bottom_up;
+    int64_t pts;       /* when it shows, frames of 1/fps */
 };
 
 struct gc_recorder {
@@ -63,6 +64,8 @@ struct gc_recorder {
     int closing;             /* no more frames will come */
     enum gc_status error;    /* first failure of the encoder thread */
     uint64_t frames, dropped;
+    int64_t next_pts;        /* the least pts the next frame may have */
+    int64_t end_pts;         /* the last frame encoded's pts + 1 (the movie's length) */
 };
 
 int gc_record_available(void)
@@ -228,7 +231,8 @@ static enum gc_status convert_and_encode(struct gc_recorder *r, const struct slo
     st = convert(r->path, &r->conv, s->rgba, s->w, s->h, s->bottom_up, r->yuv);
     if (st != GC_OK)
         return st;
-    r->yuv->pts = (int64_t)r->frames;
+    r->yuv->pts = s->pts;
+    r->end_pts = s->pts + 1;
     r->frames++;
     return encode(r, r->yuv);
 }
@@ -506,11 +510,19 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
 enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
                                int bottom_up)
 {
+    return gc_record_frame_at(r, rgba, w, h, bottom_up, r->next_pts);
+}
+
+enum gc_status gc_record_frame_at(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
+                                  int bottom_up, int64_t pts)
+{
     size_t bytes = (size_t)w * (size_t)h * 4;
     struct slot *s;
     enum gc_status st;
-    if (w < 1 || h < 1)
+    if (w < 1 || h < 1 || pts < r->next_pts)
         return GC_ERR_INVALID;
+    /* Taken, written or dropped: the next frame comes later in the movie either way. */
+    r->next_pts = pts + 1;
     pthread_mutex_lock(&r->lock);
     if (r->count == QUEUE && r->p.realtime && r->error == GC_OK) {
         r->dropped++;
@@ -540,6 +552,7 @@ enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w
     s->w = w;
     s->h = h;
     s->bottom_up = bottom_up;
+    s->pts = pts;
     pthread_mutex_lock(&r->lock);
     r->count++;
     pthread_cond_broadcast(&r->cond);
@@ -580,12 +593,12 @@ enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *st
     if (stats) {
         stats->frames = r->frames;
         stats->dropped = r->dropped;
-        stats->seconds = (double)r->frames / (double)r->p.fps;
+        stats->seconds = (double)r->end_pts / (double)r->p.fps;
     }
     if (st == GC_OK)
         gc_log_info("recorded %s: %llu frame%s, %.2f s at %u frames/s", r->path,
                     (unsigned long long)r->frames, gc_log_plural(r->frames),
-                    (double)r->frames / (double)r->p.fps, r->p.fps);
+                    (double)r->end_pts / (double)r->p.fps, r->p.fps);
     if (r->dropped)
         gc_log_warn("recording %s: %llu frame%s dropped because the encoder fell behind",
                     r->path, (unsigned long long)r->dropped, gc_log_plural(r->dropped));

@@ -78,7 +78,10 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->opt = opt;
     a->initial = initial;
     a->backend = backend;
-    a->picture.show_hud = !opt->present;
+    /* A first frame for an audience: the picture, the time line and names, no figures
+     * ('i' shows them). */
+    a->picture.show_hud = 0;
+    a->picture.guides = 1;
     a->picture.present_hud = opt->present;
     a->picture.glow = !opt->no_bloom;
     a->picture.fb_w = opt->width;
@@ -86,6 +89,7 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->input.paused = opt->paused;
     a->frames.auto_steps = 1;
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
+    a->picture.exposure.bias = GC_EXPOSURE_BIAS_EV;
     {
         const struct gc_restart *restart = opt->restart;
         st = gc_sim_create(backend, comm, initial, &opt->params,
@@ -100,24 +104,44 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     st = gc_bodies_alloc(&a->scratch, initial->n);
     if (st != GC_OK)
         return st;
+    st = gc_app_playback_init(a);
+    if (st != GC_OK)
+        return st;
     gc_app_view_init(a);
     gc_app_stats_init(a);
     return GC_OK;
+}
+
+enum gc_status gc_app_prerun(struct gc_app *a)
+{
+    /* The energy drift counts from the start of the simulation, not from --start-at. */
+    if (a->stats.energy_state == 0)
+        gc_app_energy_measure(a, gc_clock_seconds());
+    return gc_app_playback_start_at(a);
 }
 
 void gc_app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
     gc_snapshots_free(&a->snapshots);
+    gc_timeline_free(&a->playback.timeline);
     gc_sim_destroy(a->sim);
 }
 
 void gc_app_reset(struct gc_app *a)
 {
-    enum gc_status st = gc_sim_reset(a->sim, a->initial);
+    /* After a failure the simulation is started over whatever its time; otherwise the time
+     * line goes back to its start (the events found stay). */
+    enum gc_status st = a->failure != GC_OK ? gc_sim_reset(a->sim, a->initial) : GC_OK;
+    if (st == GC_OK)
+        st = gc_timeline_seek(&a->playback.timeline, a->sim, NULL, a->initial,
+                              a->playback.timeline.start);
     gc_app_view_reset(a);
     a->input.step_once = 0;
     a->frames.stepped = 0;
+    a->playback.backwards = 0;
+    a->playback.owed = 0.0;
+    a->playback.labels_from = gc_clock_seconds(); /* the names again */
     /* Meter afresh: the first frame after a reset looks exactly as the very first did. */
     a->picture.exposure.metered = 0;
     a->picture.exposure.adapting = 0;
@@ -132,6 +156,7 @@ void gc_app_reset(struct gc_app *a)
         /* A reset after a failure starts over from a clean state, paused. */
         a->failure = GC_OK;
         a->failure_msg[0] = '\0';
+        gc_app_window_scene_title(a);
     }
     if (a->stats.energy_state > 0)
         a->stats.drift = 0.0;

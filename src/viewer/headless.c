@@ -102,8 +102,11 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     memset(&egl, 0, sizeof egl);
     st = gc_app_init(a, opt, initial, backend, comm);
     a->headless = 1;
-    a->picture.show_hud = 0;
     a->frames.dt = 1.0 / (double)opt->fps;
+    /* --start-at: the run gets there before the first frame (and before EGL: a bad event
+     * name or a time that cannot be is told without a display). */
+    if (st == GC_OK)
+        st = gc_app_prerun(a);
     if (st == GC_OK)
         st = gc_egl_create(&egl, opt->width, opt->height);
     a->picture.target_fbo = egl.fbo;
@@ -118,8 +121,6 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     }
     if (st == GC_OK) {
         struct gc_record_stats rs;
-        if (a->stats.energy_state == 0)
-            gc_app_energy_measure(a, gc_clock_seconds());
         gc_sim_stats(a->sim, &before);
         t0 = gc_clock_seconds();
         /* The run begins: from here a stop is heard between frames (stop.h). */

@@ -85,6 +85,12 @@ static void update_track(struct gc_app *a, int force)
     v->track_ok = st == GC_OK;
 }
 
+const struct gc_track *gc_app_view_track(struct gc_app *a)
+{
+    update_track(a, 0);
+    return a->view.track_ok ? &a->view.track : NULL;
+}
+
 /* This frame's camera (the director's move advanced by the frame's screen time) as matrices. */
 void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16])
 {
@@ -152,7 +158,8 @@ static void exposure_key(struct gc_exposure *e, unsigned char key)
     }
 }
 
-/* Keys [ ]: halve or double dt, where the scheme has one shared step. */
+/* Keys [ ]: halve or double dt, where the scheme has one shared step (its sign says which
+ * way the run goes: the size is what changes). */
 static void dt_key(struct gc_app *a, unsigned char key)
 {
     const float dt = gc_sim_params(a->sim)->dt;
@@ -161,9 +168,10 @@ static void dt_key(struct gc_app *a, unsigned char key)
                     gc_sim_scheme(a->sim)->name);
         return;
     }
-    if (gc_sim_set_dt(a->sim, key == '[' ? 0.5f * dt : 2.0f * dt) == GC_OK)
-        gc_log_info("dt = %g (%.3g Myr)", gc_sim_params(a->sim)->dt,
-                    gc_sim_params(a->sim)->dt * GC_MYR_PER_TIME_UNIT);
+    if (gc_timeline_set_dt(&a->playback.timeline, a->sim,
+                           fabsf(dt) * (key == '[' ? 0.5f : 2.0f)) == GC_OK)
+        gc_log_info("dt = %g (%.3g Myr)", fabsf(gc_sim_params(a->sim)->dt),
+                    fabsf(gc_sim_params(a->sim)->dt) * GC_MYR_PER_TIME_UNIT);
 }
 
 void gc_app_input_key(struct gc_app *a, unsigned char key)
@@ -213,10 +221,33 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
             p->show_hud = 0;
         break;
     case '[': case ']': dt_key(a, key); break;
+    case 'j': case 'J': gc_app_direction(a, 1); break;
+    case 'l': case 'L': gc_app_direction(a, 0); break;
+    case 'a': case 'A': gc_app_speed(a, 0); break;
     case 'f': case 'F': gc_app_window_fullscreen(a); break;
     case 'h': case 'H': case '?': p->show_help = !p->show_help; break;
     case 'i': case 'I': p->show_hud = !p->show_hud; break;
+    case 'g': case 'G': p->guides = !p->guides; break;
     case 's': case 'S': p->screenshot_pending = 1; break;
+    default: return;
+    }
+    glutPostRedisplay();
+}
+
+/* Arrows, Page Up and Down, Home and End: speed and the time line. */
+void gc_app_input_special(struct gc_app *a, int key)
+{
+    if (!a->picture.gl_ready)
+        return;
+    switch (key) {
+    case GLUT_KEY_UP: gc_app_speed(a, 1); break;
+    case GLUT_KEY_DOWN: gc_app_speed(a, -1); break;
+    case GLUT_KEY_LEFT: gc_app_scrub(a, 0); break;
+    case GLUT_KEY_RIGHT: gc_app_scrub(a, 1); break;
+    case GLUT_KEY_PAGE_UP: gc_app_jump_event(a, 0); break;
+    case GLUT_KEY_PAGE_DOWN: gc_app_jump_event(a, 1); break;
+    case GLUT_KEY_HOME: gc_app_jump_end(a, 0); break;
+    case GLUT_KEY_END: gc_app_jump_end(a, 1); break;
     default: return;
     }
     glutPostRedisplay();
@@ -234,6 +265,15 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
     }
     if (button < 0 || button > 2)
         return;
+    if (button == GLUT_LEFT_BUTTON && state == GLUT_DOWN) {
+        /* A click on the time line goes there (no further than it is computed). */
+        const double t = gc_app_timeline_bar_time(a, (float)x, (float)y);
+        if (t >= 0.0) {
+            gc_app_seek(a, fmin(t, gc_timeline_horizon(&a->playback.timeline)));
+            glutPostRedisplay();
+            return;
+        }
+    }
     if (state == GLUT_DOWN)
         in->mouse_buttons |= 1 << button;
     else

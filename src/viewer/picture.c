@@ -129,8 +129,8 @@ static void stats_panel(struct gc_app *a)
     i.time = when;
     i.integrator = gc_sim_scheme(a->sim)->name;
     i.block_steps = gc_app_block_steps(a);
-    i.dt = gc_sim_params(a->sim)->dt;
-    i.dt_myr = gc_sim_params(a->sim)->dt * GC_MYR_PER_TIME_UNIT;
+    i.dt = fabs(gc_sim_params(a->sim)->dt); /* its sign is the way the run goes */
+    i.dt_myr = i.dt * GC_MYR_PER_TIME_UNIT;
     i.active = (unsigned long long)st.last_active;
     i.steps = (unsigned long long)st.steps;
     groups_info(a->sim, &i);
@@ -156,11 +156,14 @@ static void stats_panel(struct gc_app *a)
     gc_overlay_stats(&a->picture.hud, p->fb_w, p->fb_h, &i);
 }
 
-static void draw_overlays(struct gc_app *a)
+static void draw_overlays(struct gc_app *a, const float view[16], const float proj[16])
 {
     struct gc_app_picture *p = &a->picture;
+    /* The window's guides (time line, names, scale, legend), unless the presentation's
+     * text alone is asked for ('p') or 'g' hid them; headless frames draw none. */
+    const int guides = !a->headless && !p->present_hud && p->guides;
     char when[64];
-    if (!p->present_hud && !p->show_hud && !p->show_help)
+    if (!p->present_hud && !p->show_hud && !p->show_help && !guides)
         return;
     gc_app_picture_to_gl(a);
     /* Set here: a picture written in place by the backend left no GL pass to set them. */
@@ -169,6 +172,10 @@ static void draw_overlays(struct gc_app *a)
     if (p->present_hud) {
         gc_app_time_text(a, 2, when, sizeof when);
         gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->opt->title, when);
+    }
+    if (guides) {
+        gc_app_annotations_draw(a, view, proj);
+        gc_app_timeline_bar_draw(a);
     }
     if (p->show_hud)
         stats_panel(a);
@@ -290,7 +297,7 @@ void gc_app_picture_draw(struct gc_app *a)
         glClear(GL_COLOR_BUFFER_BIT);
         return;
     }
-    draw_overlays(a);
+    draw_overlays(a, view, proj);
 }
 
 /* Reads the frame just drawn and writes it as PNG. */
@@ -347,7 +354,8 @@ void gc_app_picture_outputs(struct gc_app *a)
     if (p->capture.rec) {
         enum gc_status st;
         glReadBuffer(GL_BACK);
-        st = gc_capture_frame(&p->capture, p->fb_w, p->fb_h);
+        /* Stamped by the wall clock: the movie plays at the pace the speaker saw. */
+        st = gc_capture_frame_timed(&p->capture, p->fb_w, p->fb_h, gc_clock_seconds());
         if (st != GC_OK) {
             gc_log_error("recording stopped: %s", gc_status_str(st));
             gc_capture_stop(&p->capture, NULL);

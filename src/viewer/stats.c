@@ -61,7 +61,8 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
 }
 
 /* The simulated time for the HUD (style 0: "123.4 Myr"), the title and log (1: "123.4 Myr")
- * or --present (2: "123 million years"); Henon units say so (the HUD's shorter). */
+ * or --present (2: "123 million years into the simulation": time since the start, which
+ * a listener must not take for time from today); Henon units say so (the HUD's shorter). */
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
 {
     double t = gc_sim_time(a->sim);
@@ -69,13 +70,42 @@ void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
         snprintf(buf, size, style == 2 ? "t = %.2f Henon units" : style == 1 ? "%.4g Henon units"
                                                                          : "%.4g Henon", t);
     else
-        snprintf(buf, size, style == 2 ? "%.0f million years" : "%.1f Myr",
+        snprintf(buf, size, style == 2 ? "%.0f million years into the simulation" : "%.1f Myr",
                  t * GC_MYR_PER_TIME_UNIT);
 }
 
-/* Rates over the last second; in the window, also its title. GFLOP/s counts each
- * interaction at the scheme's own flops_per_interaction (the integrator tables name each
- * convention's source). */
+/* With the statistics shown ('i'), the window's title carries the rates too (scripts read
+ * them there); otherwise it names the scene. */
+static void title(struct gc_app *a)
+{
+    const struct gc_app_stats *s = &a->stats;
+    char text[640], scene[200], drift[32], when[64], force[48];
+    if (a->headless || a->failure != GC_OK)
+        return; /* after a failure the title keeps its message */
+    if (!a->picture.show_hud) {
+        gc_app_window_scene_title(a);
+        return;
+    }
+    if (s->energy_state > 0)
+        snprintf(drift, sizeof drift, "%.2e", s->drift);
+    else
+        snprintf(drift, sizeof drift, "n/a");
+    gc_app_time_text(a, 1, when, sizeof when);
+    if (gc_sim_force_method(a->sim) == GC_FORCE_TREE)
+        snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(a->sim)->theta);
+    else
+        snprintf(force, sizeof force, "%.1f GFLOP/s",
+                 gc_sim_scheme(a->sim)->flops_per_interaction * s->ips * 1e-9);
+    gc_app_scene_name(a, scene, sizeof scene);
+    snprintf(text, sizeof text,
+             "galaxy: %s | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | dE/|E0| %s%s%s",
+             scene, gc_backend_name(a->backend), s->fps, s->sps,
+             gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
+             a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
+    gc_app_window_title(a, text);
+}
+
+/* Rates over the last second: frames, steps, interactions and simulated time. */
 void gc_app_stats_update(struct gc_app *a, double now)
 {
     struct gc_app_stats *s = &a->stats;
@@ -85,32 +115,15 @@ void gc_app_stats_update(struct gc_app *a, double now)
         return;
     gc_sim_stats(a->sim, &st);
     s->fps = s->frames / dt;
-    s->sps = (double)(st.steps - s->steps_at_window) / dt;
-    s->ips = (st.interactions - s->interactions_at_window) / dt;
+    /* Going back starts the counters over: that second's rates are not known. */
+    s->sps = st.steps >= s->steps_at_window ? (double)(st.steps - s->steps_at_window) / dt : 0.0;
+    s->ips = st.interactions >= s->interactions_at_window
+                 ? (st.interactions - s->interactions_at_window) / dt
+                 : 0.0;
     s->frames = 0;
     s->steps_at_window = st.steps;
     s->interactions_at_window = st.interactions;
     s->t_window = now;
-    if (!a->headless) {
-        char title[320], drift[32], when[64];
-        if (a->failure != GC_OK)
-            return;  /* the title keeps the failure message */
-        if (s->energy_state > 0)
-            snprintf(drift, sizeof drift, "%.2e", s->drift);
-        else
-            snprintf(drift, sizeof drift, "n/a");
-        gc_app_time_text(a, 1, when, sizeof when);
-        char force[48];
-        if (gc_sim_force_method(a->sim) == GC_FORCE_TREE)
-            snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(a->sim)->theta);
-        else
-            snprintf(force, sizeof force, "%.1f GFLOP/s",
-                     gc_sim_scheme(a->sim)->flops_per_interaction * s->ips * 1e-9);
-        snprintf(title, sizeof title,
-                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | "
-                 "dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend), s->fps, s->sps,
-                 gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
-                 a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
-        gc_app_window_title(a, title);
-    }
+    gc_app_playback_measure(a, now);
+    title(a);
 }

@@ -1,0 +1,72 @@
+/* The table of named encounters: parameters, titles and sources (docs/model.md, "Presets", gives them in full). */
+/* SPDX-License-Identifier: MIT */
+#include "scenario.h"
+
+#include <string.h>
+
+#include "units.h"
+
+#define KPC (1.0 / GC_KPC_PER_LENGTH_UNIT)
+
+/* Lengths in kpc, angles in degrees. Disks (i, omega) as Toomre & Toomre (1972) give them;
+ * sky: the viewing angles, chosen for each (its home view) or published with its fit. */
+static const struct gc_scenario scenarios[] = {
+    {"mw-m31", "Milky Way and Andromeda collide",
+     "the orbit and disks of Dubinski, Mihos & Hernquist (1996), as measured from their table",
+     0.0, {1, 0, 0, 0, 0, {0, 0}, {0, 0}, {0, 0, 0}}},
+    /* Toomre & Toomre's experiment: equal masses, parabolic, both disks in the orbit plane,
+     * turning with the orbit or against it; seen down the orbit's axis. */
+    {"prograde", "Prograde passage: tidal tails",
+     "Toomre & Toomre (1972), Figs. 2-3: equal masses, parabolic, i = 0",
+     0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {0, 0}, {0, 0}, {0, 0, 0}}},
+    {"retrograde", "Retrograde passage: no tails",
+     "Toomre & Toomre (1972), Fig. 3: equal masses, parabolic, i = 180",
+     0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {180, 0}, {180, 0}, {0, 0, 0}}},
+    /* The primary's disk perpendicular to the orbit, crossed by it at pericentre. */
+    {"polar", "Polar passage",
+     "Toomre & Toomre (1972), Fig. 3: equal masses, parabolic, i = 90",
+     0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {90, 0}, {0, 0}, {-60, 0, 0}}},
+    /* A compact companion falls along the primary's spin axis through its disk's centre:
+     * the disk's orbits are pulled in and rebound as an expanding ring; seen face-on. */
+    {"head-on", "Head-on: a ring galaxy",
+     "Lynds & Toomre (1976); the Cartwheel (Struck 1999): a companion through the disk centre",
+     0.0, {0, 0.25, 0.5 * KPC, 1.0, 0, {90, 90}, {0, 0}, {0, -90, 0}}},
+    /* A 1:10 companion on a prograde parabolic passage: a grand-design pair of arms. */
+    {"minor", "Minor encounter: a companion like M51's",
+     "Toomre & Toomre (1972), section VI (M51); Dobbs et al. (2010): a 1:10 prograde passage",
+     0.0, {0, 0.1, 13.0 * KPC, 1.0, 0, {20, 0}, {0, 0}, {0, 0, 0}}},
+    {"antennae", "The Antennae (NGC 4038/4039)",
+     "disks as Toomre & Toomre's (1972) Fig. 23 model: i = 60, omega = -30 for both; "
+     "parabolic orbit (docs/model.md)",
+     0.0, {0, 1.0, 13.0 * KPC, 1.0, 0, {60, -30}, {60, -30}, {0, 0, 0}}},
+    {"mice", "The Mice (NGC 4676)",
+     "Privon et al. (2013) Identikit model: p = 14.8 kpc, (i, omega) = (15, 235) and "
+     "(25, 200), view (78, -44, -130), 175 Myr after pericentre",
+     175.0, {0, 1.0, 14.8 * KPC, 1.0, 0, {15, -125}, {25, -160}, {78, -44, -130}}},
+};
+
+size_t gc_scenario_count(void)
+{
+    return sizeof scenarios / sizeof scenarios[0];
+}
+
+const struct gc_scenario *gc_scenario_at(size_t k)
+{
+    return k < gc_scenario_count() ? &scenarios[k] : NULL;
+}
+
+const struct gc_scenario *gc_scenario_find(const char *name)
+{
+    for (size_t k = 0; name && k < gc_scenario_count(); k++)
+        if (strcmp(name, scenarios[k].name) == 0)
+            return &scenarios[k];
+    return NULL;
+}
+
+void gc_scenario_encounter(const struct gc_scenario *s, struct gc_encounter *e)
+{
+    if (s->encounter.legacy)
+        gc_encounter_mw_m31(e);
+    else
+        *e = s->encounter;
+}

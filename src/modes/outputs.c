@@ -84,6 +84,8 @@ enum gc_status gc_outputs_check(const struct gc_options *o)
     int ok = 1;
     if (o->save)
         ok = file_ok("--save", o->save);
+    if (ok && o->save_scene)
+        ok = file_ok("--save-scene", o->save_scene);
     if (ok && o->record && draws)
         ok = file_ok("--record", o->record);
     if (ok && o->screenshot && o->mode == GC_MODE_HEADLESS)

@@ -49,6 +49,7 @@ enum gc_status gc_app_gl_init(struct gc_app *a)
     if (st != GC_OK)
         return st;
     gc_app_frames_init(a);
+    gc_app_scene_modes(a);
     a->picture.gl_ready = 1;
     st = gc_app_picture_choose_raster(a);
     /* The first picture shows the backend's view, as every later one does: the initial
@@ -99,6 +100,7 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     st = gc_bodies_alloc(&a->scratch, initial->n);
     if (st != GC_OK)
         return st;
+    gc_app_scene_init(a);
     gc_app_view_init(a);
     gc_app_stats_init(a);
     return GC_OK;
@@ -109,6 +111,7 @@ void gc_app_free(struct gc_app *a)
     gc_bodies_free(&a->scratch);
     gc_snapshots_free(&a->snapshots);
     gc_sim_free(&a->sim);
+    gc_app_scene_free(a);
 }
 
 void gc_app_reset(struct gc_app *a)

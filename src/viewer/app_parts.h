@@ -15,6 +15,7 @@
 #include "frame_fence.h"
 #include "hud.h"
 #include "pacer.h"
+#include "panel.h"
 #include "post.h"
 #include "render.h"
 #include "sim.h"
@@ -94,6 +95,19 @@ struct gc_app_stats {
     double energy_cost;              /* seconds the last measurement took */
 };
 
+/* The encounter's (app_scene.c): what runs, the panel that changes it, scenes. */
+struct gc_app_scene {
+    int pair;                        /* the built-in pair runs: the panel and scenes apply */
+    struct gc_encounter running;     /* the encounter of the bodies running now */
+    const char *scenario;            /* its preset's name (static) */
+    const char *title;               /* --present's title: --title, else the preset's */
+    struct gc_bodies own;            /* bodies of the last restart (a->initial points here) */
+    struct gc_panel panel;           /* key e */
+    int rebuild;                     /* 2: Enter pressed, its note not yet drawn; 1: build at
+                                      * the next idle; 0: none */
+    double key_t;                    /* wall time of that Enter, s */
+};
+
 /* The window's (window.c). */
 struct gc_app_window {
     int fullscreen;                  /* default --fullscreen or --present; 'f' toggles */
@@ -101,7 +115,8 @@ struct gc_app_window {
 
 struct gc_app {
     const struct gc_options *opt;    /* command line, not owned */
-    const struct gc_bodies *initial; /* initial state for 'r', not owned */
+    const struct gc_bodies *initial; /* initial state for 'r': the caller's, or scene.own after
+                                      * a restart with a new encounter */
     struct gc_backend *backend;      /* not owned */
     struct gc_sim sim;
     struct gc_snapshots snapshots;   /* --snapshot-every schedule (off when not given) */
@@ -113,6 +128,7 @@ struct gc_app {
     struct gc_app_view view;
     struct gc_app_input input;
     struct gc_app_stats stats;
+    struct gc_app_scene scene;
     struct gc_app_window win;
 
     /* a failure while running: reported once, simulation paused */
@@ -165,6 +181,7 @@ int gc_app_view_still(const struct gc_app *a);
 void gc_app_input_key(struct gc_app *a, unsigned char key);
 void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
 void gc_app_input_motion(struct gc_app *a, int x, int y);
+void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
 
 /* stats.c: rates, energy, the simulated time as text. */
 void gc_app_stats_init(struct gc_app *a);
@@ -172,6 +189,17 @@ void gc_app_stats_update(struct gc_app *a, double now);
 void gc_app_energy_measure(struct gc_app *a, double now);
 void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
+
+/* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
+void gc_app_scene_init(struct gc_app *a);
+void gc_app_scene_free(struct gc_app *a);
+/* The home view: --camera, else an encounter's sky view, else framed from the default angle. */
+void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *home);
+void gc_app_scene_modes(struct gc_app *a);              /* --draw, --colour (GL ready) */
+int gc_app_scene_key(struct gc_app *a, int key);        /* 1 = the key was the panel's */
+int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the panel's */
+void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
+void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
 /* window.c: what only the window does (the title is left alone headless). */
 void gc_app_window_title(struct gc_app *a, const char *text);

@@ -160,7 +160,7 @@ static void draw_overlays(struct gc_app *a)
 {
     struct gc_app_picture *p = &a->picture;
     char when[64];
-    if (!p->present_hud && !p->show_hud && !p->show_help)
+    if (!p->present_hud && !p->show_hud && !p->show_help && !a->scene.panel.open)
         return;
     gc_app_picture_to_gl(a);
     /* Set here: a picture written in place by the backend left no GL pass to set them. */
@@ -168,10 +168,11 @@ static void draw_overlays(struct gc_app *a)
     glViewport(0, 0, p->fb_w, p->fb_h);
     if (p->present_hud) {
         gc_app_time_text(a, 2, when, sizeof when);
-        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->opt->title, when);
+        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->scene.title, when);
     }
     if (p->show_hud)
         stats_panel(a);
+    gc_app_scene_draw(a);
     if (p->show_help)
         gc_overlay_help(&p->hud, p->fb_w, p->fb_h);
 }

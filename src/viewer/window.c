@@ -76,6 +76,7 @@ static void on_idle(void *ud)
         gc_app_window_quit(a);
         return;
     }
+    gc_app_scene_idle(a);
     /* The first frame shows the initial state, so --screenshot-after 1 and 'r' agree. */
     if (a->frames.drawn > 0) {
         int busy = !a->input.paused || a->input.step_once;
@@ -106,6 +107,13 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
     (void)x;
     (void)y;
     gc_app_input_key(ud, key);
+}
+
+static void on_special(int key, int x, int y, void *ud)
+{
+    (void)x;
+    (void)y;
+    gc_app_input_special(ud, key);
 }
 
 static void on_mouse(int button, int state, int x, int y, void *ud)
@@ -198,6 +206,12 @@ static void on_keyboard0(unsigned char key, int x, int y)
     if (a)
         on_keyboard(key, x, y, a);
 }
+static void on_special0(int key, int x, int y)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_special(key, x, y, a);
+}
 static void on_mouse0(int button, int state, int x, int y)
 {
     struct gc_app *a = window_app();
@@ -226,6 +240,7 @@ static void set_callbacks(struct gc_app *a)
     glutIdleFuncUcall(on_idle, a);
     glutReshapeFuncUcall(on_reshape, a);
     glutKeyboardFuncUcall(on_keyboard, a);
+    glutSpecialFuncUcall(on_special, a);
     glutMouseFuncUcall(on_mouse, a);
     glutMotionFuncUcall(on_motion, a);
     glutCloseFuncUcall(on_close, a);
@@ -235,6 +250,7 @@ static void set_callbacks(struct gc_app *a)
     glutIdleFunc(on_idle0);
     glutReshapeFunc(on_reshape0);
     glutKeyboardFunc(on_keyboard0);
+    glutSpecialFunc(on_special0);
     glutMouseFunc(on_mouse0);
     glutMotionFunc(on_motion0);
     glutCloseFunc(on_close0);

@@ -331,19 +331,20 @@ static double separation_at(struct run *r, double t)
 }
 
 /* First pericentre of the built galaxies' centres against the Keplerian one asked for: the
- * point-mass orbit holds while the galaxies are apart and fails as their halos overlap
- * (docs/model.md). The tolerance is what was measured (in the comment), with room. */
+ * point-mass orbit holds while the galaxies are apart and bends once their halos overlap
+ * (docs/model.md). Measured at 2048 bodies, dt 0.04, equal masses: asked 60 kpc at 398 Myr,
+ * got 56.5 kpc at 342 Myr (-6%, -14%: the halos overlap from the start, 120 kpc apart);
+ * asked 16 kpc at 245 Myr, got 17.2 kpc at 260 Myr (+7.5%, +6%). Allowed: 15% in distance,
+ * 20% in time. */
 static void test_first_pericentre(void)
 {
     size_t n = env_size("GC_ENCOUNTER_ORBIT_N", 2048);
-    /* (q, rp kpc, measured/asked tolerance) */
-    static const double cases[][3] = {{1.0, 60.0, 0.25}, {1.0, 16.0, 0.6}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    static const double rp_kpc[] = {60.0, 16.0};
+    for (size_t c = 0; c < sizeof rp_kpc / sizeof rp_kpc[0]; c++) {
         struct gc_encounter e;
         struct run r;
         gc_scenario_encounter(gc_scenario_find("prograde"), &e);
-        e.mass_ratio = cases[c][0];
-        e.pericentre = cases[c][1] / GC_KPC_PER_LENGTH_UNIT;
+        e.pericentre = rp_kpc[c] / GC_KPC_PER_LENGTH_UNIT;
         double t_peri = gc_encounter_time_to_pericentre(&e), best = INFINITY, t_best = 0.0;
         double t0 = gc_clock_seconds();
         if (!run_start(&r, &e, n, 0.04f)) {
@@ -355,12 +356,12 @@ static void test_first_pericentre(void)
             if (d < best)
                 best = d, t_best = t;
         }
-        printf("first pericentre, q %g, asked %.1f kpc at %.0f Myr: measured %.1f kpc at %.0f Myr "
-               "(%.1f s)\n", cases[c][0], cases[c][1], t_peri * GC_MYR_PER_TIME_UNIT,
+        printf("first pericentre, asked %.1f kpc at %.0f Myr: measured %.1f kpc at %.0f Myr "
+               "(%.1f s)\n", rp_kpc[c], t_peri * GC_MYR_PER_TIME_UNIT,
                best * GC_KPC_PER_LENGTH_UNIT, t_best * GC_MYR_PER_TIME_UNIT,
                gc_clock_seconds() - t0);
-        CHECK_NEAR(best / e.pericentre, 1.0, cases[c][2]);
-        CHECK_NEAR(t_best / t_peri, 1.0, 0.1);
+        CHECK_NEAR(best / e.pericentre, 1.0, 0.15);
+        CHECK_NEAR(t_best / t_peri, 1.0, 0.2);
         run_end(&r);
     }
 }
@@ -386,43 +387,67 @@ static double far_fraction(const struct gc_bodies *b, double h)
     return disk ? (double)far / (double)disk : NAN;
 }
 
+/* Toomre & Toomre's experiment with live galaxies: equal masses, parabolic, both disks in
+ * the orbit plane turning with the orbit (prograde) or against it (retrograde), the same
+ * bodies otherwise. 150 Myr after the Keplerian pericentre the prograde disks have thrown
+ * out tails and the retrograde ones have not. The measure is the fraction of disk bodies
+ * beyond 3 disk scale lengths from their galaxy's centre. An exponential disk starts with
+ * 20% there, (1 + 3) e^-3, and at 4096 bodies two-body heating by the halo bodies moves
+ * more out with no encounter at all: so each passage is measured against the same
+ * galaxies run apart (the control: 1000 kpc, pericentre 200 kpc, never meeting in that
+ * time). Measured at 4096 bodies, dt 0.02 (docs/model.md): prograde 0.407, retrograde
+ * 0.285, control 0.274, so 0.133 against 0.011 thrown out by the passage. Under
+ * AddressSanitizer (~10x slower) the same at 2048 bodies. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TAILS_N 2048
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TAILS_N 2048
+#endif
+#endif
+#ifndef TAILS_N
+#define TAILS_N 4096
+#endif
+
 static void test_prograde_retrograde(void)
 {
-    size_t n = env_size("GC_ENCOUNTER_TAILS_N", 4096);
-    double after = (double)env_size("GC_ENCOUNTER_TAILS_AFTER_MYR", 180) / GC_MYR_PER_TIME_UNIT;
-    double rp_kpc = (double)env_size("GC_ENCOUNTER_TAILS_RP_KPC", 0);
-    double dt = (double)env_size("GC_ENCOUNTER_TAILS_DT_MILLI", 20) * 1e-3;
-    const char *which = getenv("GC_ENCOUNTER_TAILS_ONLY");
-    double frac[2];
+    static const char *const runs[3] = {"prograde", "retrograde", "control"};
+    size_t n = env_size("GC_ENCOUNTER_TAILS_N", TAILS_N);
+    double frac[3], start[3];
     struct gc_model_galaxy_params p;
     gc_model_galaxy_params_mw(&p);
     /* the primary's (and, equal masses, the companion's) disk scale length */
-    double h = p.disk_h * GC_MODEL_B_LENGTH_SCALE;
-    for (int retro = 0; retro < 2; retro++) {
+    const double h = p.disk_h * GC_MODEL_B_LENGTH_SCALE;
+    struct gc_encounter pro;
+    gc_scenario_encounter(gc_scenario_find("prograde"), &pro);
+    const double t = gc_encounter_time_to_pericentre(&pro) + 150.0 / GC_MYR_PER_TIME_UNIT;
+    for (int k = 0; k < 3; k++) {
         struct gc_encounter e;
         struct run r;
         double t0 = gc_clock_seconds();
-        gc_scenario_encounter(gc_scenario_find(retro ? "retrograde" : "prograde"), &e);
-        if (rp_kpc > 0.0)
-            e.pericentre = rp_kpc / GC_KPC_PER_LENGTH_UNIT;
-        double t = gc_encounter_time_to_pericentre(&e) + after;
-        frac[retro] = NAN;
-        if (which && atoi(which) != retro)
-            continue;
-        if (!run_start(&r, &e, n, (float)dt)) {
+        gc_scenario_encounter(gc_scenario_find(k == 1 ? "retrograde" : "prograde"), &e);
+        if (k == 2) {
+            e.pericentre = 200.0 / GC_KPC_PER_LENGTH_UNIT;
+            e.separation = 1000.0 / GC_KPC_PER_LENGTH_UNIT;
+        }
+        frac[k] = start[k] = NAN;
+        if (!run_start(&r, &e, n, 0.02f)) {
             CHECK(0);
             continue;
         }
-        double start = far_fraction(&r.b, h);
+        start[k] = far_fraction(&r.b, h);
         if (gc_sim_advance(&r.sim, t) == GC_OK && gc_sim_download(&r.sim, &r.b) == GC_OK)
-            frac[retro] = far_fraction(&r.b, h);
-        printf("%s: disk beyond 3 h: %.4f at the start, %.4f at %.0f Myr (%.0f Myr after the "
-               "Keplerian pericentre; %.1f s)\n", retro ? "retrograde" : "prograde", start,
-               frac[retro], t * GC_MYR_PER_TIME_UNIT, after * GC_MYR_PER_TIME_UNIT,
-               gc_clock_seconds() - t0);
+            frac[k] = far_fraction(&r.b, h);
+        printf("%s, %zu bodies: disk beyond 3 h: %.4f at the start, %.4f at %.0f Myr (%.1f s)\n",
+               runs[k], n, start[k], frac[k], t * GC_MYR_PER_TIME_UNIT, gc_clock_seconds() - t0);
         run_end(&r);
     }
-    CHECK(frac[0] >= 3.0 * frac[1]);
+    /* the same bodies at the start, whichever the spin */
+    CHECK(start[0] == start[1] && start[1] == start[2]);
+    double pro_out = frac[0] - frac[2], retro_out = frac[1] - frac[2];
+    printf("thrown out by the passage: prograde %.4f, retrograde %.4f\n", pro_out, retro_out);
+    CHECK(pro_out > 0.05);
+    CHECK(pro_out >= 3.0 * retro_out);
 }
 
 /* Every preset builds and runs a few steps; its values pass its own check. */

@@ -106,6 +106,8 @@ struct gc_app_scene {
     int rebuild;                     /* 2: Enter pressed, its note not yet drawn; 1: build at
                                       * the next idle; 0: none */
     double key_t;                    /* wall time of that Enter, s */
+    unsigned restarted_at;           /* frames.drawn when the last restart finished; the
+                                      * next frame drawn is logged, then 0 */
 };
 
 /* The window's (window.c). */

@@ -207,6 +207,11 @@ void gc_app_scene_idle(struct gc_app *a)
     char text[240];
     double t_built, t_up;
     enum gc_status st;
+    if (s->restarted_at && a->frames.drawn > s->restarted_at) {
+        gc_log_info("restart: the new run's first frame was drawn %.2f s after the key",
+                    gc_clock_seconds() - s->key_t);
+        s->restarted_at = 0;
+    }
     /* 2: the frame showing "Building..." is still to be drawn */
     if (s->rebuild != 1) {
         if (s->rebuild == 2)
@@ -242,6 +247,7 @@ void gc_app_scene_idle(struct gc_app *a)
                 "%.2f s after the key", sc->name,
                 gc_encounter_same(&s->running, &base) ? "" : " (changed)", a->initial->n,
                 t_built - s->key_t, t_up - t_built, t_up - s->key_t);
+    s->restarted_at = a->frames.drawn;
     snprintf(text, sizeof text, "Restarted: %s (%.1f s)", sc->name, t_up - s->key_t);
     gc_panel_note(pn, 0, text);
 }

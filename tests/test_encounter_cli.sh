@@ -143,6 +143,8 @@ printf '[encounter]\nscenario = prograde\nseparation = 30kpc\n' > "$tmp/bad6.ini
 expect 2 "cannot start: the galaxies would start overlapping" -- --scene "$tmp/bad6.ini" --steps 1
 printf '[run]\nbodies =\n' > "$tmp/bad7.ini"
 expect 2 "bad7.ini:2: bodies needs a value" -- --scene "$tmp/bad7.ini" --steps 1
+printf '[run]\nseed = 1\nbodies = many\n' > "$tmp/bad9.ini"
+expect 2 "bad9.ini:3: bodies expects a whole number from 6 to [0-9]+ for model mw-m31, got 'many'" -- --scene "$tmp/bad9.ini" --steps 1
 printf '[run]\nseed = 1\n[encounter\n' > "$tmp/bad8.ini"
 expect 2 "bad8.ini:3: not a 'key = value' line" -- --scene "$tmp/bad8.ini" --steps 1
 expect 2 "--scene $tmp/none.ini: cannot read it: No such file" -- --scene "$tmp/none.ini" --steps 1

@@ -74,7 +74,8 @@ static int is_choice(const char *choices, const char *val)
 enum gc_status gc_cli_set_bodies(struct gc_options *o, const char *opt, const char *val)
 {
     o->n_text = val;
-    o->n_option = strcmp(opt, "-n") == 0 ? "-n" : "--bodies";
+    /* a scene's "FILE:LINE: bodies" (lasting: it is in scene_text) */
+    o->n_option = strcmp(opt, "-n") == 0 ? "-n" : opt[0] == '-' ? "--bodies" : opt;
     return GC_OK;
 }
 
@@ -248,7 +249,9 @@ enum gc_status gc_cli_set_disk(struct gc_options *o, const char *opt, const char
                      "got '%s'", opt, val);
         return GC_ERR_INVALID;
     }
-    if (strstr(opt, "companion"))
+    /* opt is "--companion-disk" as typed, or a scene's "FILE:LINE: companion-disk" */
+    size_t lo = strlen(opt), lc = strlen("companion-disk");
+    if (lo >= lc && strcmp(opt + lo - lc, "companion-disk") == 0)
         o->enc_opt.companion = d;
     else
         o->enc_opt.primary = d;

@@ -119,11 +119,18 @@ static int on_value(void *user, const char *section, const char *name, const cha
     memcpy(copy, value, len);
     o->scene_used += len;
     snprintf(where, sizeof where, "%s:%d: %s", r->path, r->line, name);
+    /* -n is range-checked once the model is known: its message needs where to last. */
+    const char *typed = where;
+    if (strcmp(name, "bodies") == 0 && o->scene_used + strlen(where) + 1 <= sizeof o->scene_text) {
+        typed = o->scene_text + o->scene_used;
+        memcpy(o->scene_text + o->scene_used, where, strlen(where) + 1);
+        o->scene_used += strlen(where) + 1;
+    }
     if (!*copy) {
         gc_log_error("%s needs a value", where);
         return refuse(r);
     }
-    if (gc_cli_apply(o, op, where, copy) != GC_OK)
+    if (gc_cli_apply(o, op, typed, copy) != GC_OK)
         return refuse(r);
     return 1;
 }

@@ -17,21 +17,24 @@ static const struct gc_scenario scenarios[] = {
     /* Toomre & Toomre's experiment: equal masses, parabolic, both disks in the orbit plane,
      * turning with the orbit or against it; seen down the orbit's axis. */
     {"prograde", "Prograde passage: tidal tails",
-     "Toomre & Toomre (1972), Figs. 2-3: equal masses, parabolic, i = 0",
+     "Toomre & Toomre (1972): equal masses, parabolic, i = 0; pericentre chosen here",
      0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {0, 0}, {0, 0}, {0, 0, 0}}},
     {"retrograde", "Retrograde passage: no tails",
-     "Toomre & Toomre (1972), Fig. 3: equal masses, parabolic, i = 180",
+     "Toomre & Toomre (1972): equal masses, parabolic, i = 180; pericentre chosen here",
      0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {180, 0}, {180, 0}, {0, 0, 0}}},
     /* The primary's disk perpendicular to the orbit, crossed by it at pericentre. */
     {"polar", "Polar passage",
-     "Toomre & Toomre (1972), Fig. 3: equal masses, parabolic, i = 90",
+     "Toomre & Toomre (1972): equal masses, parabolic, i = 90; pericentre chosen here",
      0.0, {0, 1.0, 16.0 * KPC, 1.0, 0, {90, 0}, {0, 0}, {-60, 0, 0}}},
-    /* A compact companion falls along the primary's spin axis through its disk's centre:
-     * the disk's orbits are pulled in and rebound as an expanding ring; seen face-on. */
+    /* A companion a third of the primary's mass crosses the primary's disk through its
+     * centre along the spin axis (omega = -130 puts the axis on the incoming asymptote of
+     * this e = 1.3 orbit), fast enough to pass through: the disk's orbits are pulled in,
+     * then rebound as an expanding ring; seen face-on (the sky angles turn the axis to the
+     * viewer). */
     {"head-on", "Head-on: a ring galaxy",
      "Lynds & Toomre (1976): a companion through the disk's centre makes a ring; values "
      "chosen here",
-     0.0, {0, 0.25, 0.5 * KPC, 1.0, 0, {90, 90}, {0, 0}, {0, -90, 0}}},
+     130.0, {0, 1.0 / 3.0, 1.0 * KPC, 1.3, 0, {90, -130}, {0, 0}, {90, 130, 0}}},
     /* A 1:10 companion on a prograde parabolic passage: a grand-design pair of arms. */
     {"minor", "Minor encounter: a companion like M51's",
      "after Toomre & Toomre (1972), section VI (M51): a light companion on a prograde "
@@ -46,8 +49,8 @@ static const struct gc_scenario scenarios[] = {
      "disks i = 60, omega = -30; view chosen here",
      306.0, {0, 1.0, 25.0 * KPC, 0.5, 0, {60, -30}, {60, -30}, {0, -90, 0}}},
     {"mice", "The Mice (NGC 4676)",
-     "Privon et al. (2013) Identikit model: p = 14.8 kpc, (i, omega) = (15, 235) and "
-     "(25, 200), view (78, -44, -130), 175 Myr after pericentre",
+     "an Identikit match (Privon et al. 2013) as a public set-up uses it: p = 14.8 kpc, "
+     "(i, omega) = (15, 235) and (25, 200), view (78, -44, -130), 175 Myr after pericentre",
      175.0, {0, 1.0, 14.8 * KPC, 1.0, 0, {15, -125}, {25, -160}, {78, -44, -130}}},
 };
 

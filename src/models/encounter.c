@@ -45,15 +45,6 @@ static double total_mass(const struct gc_model_galaxy_params *p)
     return p->disk_mass + p->bulge_mass + p->halo_mass;
 }
 
-void gc_encounter_masses(const struct gc_encounter *e, double m[2])
-{
-    double ms[2], ls[2];
-    struct gc_model_galaxy_params a;
-    gc_model_galaxy_params_mw(&a);
-    scales(e, ms, ls);
-    m[0] = total_mass(&a) * ms[0];
-    m[1] = total_mass(&a) * ms[1];
-}
 
 /* Radius holding half of galaxy p's mass (the disk's cylindrical fraction counted as if
  * spherical, as the model's Jeans integrals do), by bisection. */
@@ -73,15 +64,26 @@ static double half_mass(const struct gc_model_galaxy_params *p)
     return 0.5 * (lo + hi);
 }
 
-void gc_encounter_half_mass(const struct gc_encounter *e, double r[2])
+/* Galaxy A's total mass (which = 0) or half-mass radius (1), scaled to the primary [0] and
+ * the companion [1]: both scale homologously. */
+static void scaled(const struct gc_encounter *e, int which, double out[2])
 {
     double ms[2], ls[2];
     struct gc_model_galaxy_params a;
     gc_model_galaxy_params_mw(&a);
     scales(e, ms, ls);
-    /* Homologous: the half-mass radius scales with the lengths. */
-    r[0] = half_mass(&a) * ls[0];
-    r[1] = half_mass(&a) * ls[1];
+    for (int k = 0; k < 2; k++)
+        out[k] = which ? half_mass(&a) * ls[k] : total_mass(&a) * ms[k];
+}
+
+void gc_encounter_masses(const struct gc_encounter *e, double m[2])
+{
+    scaled(e, 0, m);
+}
+
+void gc_encounter_half_mass(const struct gc_encounter *e, double r[2])
+{
+    scaled(e, 1, r);
 }
 
 /* ---- orbit and orientations ---- */

@@ -12,7 +12,7 @@ out=/tmp/gc_encounter_shots
 mkdir -p "$out"
 dt=0.02
 # name, time since the start (Myr), extra options
-shots="prograde:395 retrograde:395 head-on:216 minor:471 mice:417 antennae:810:--exposure=1"
+shots="prograde:395 retrograde:395 head-on:216 minor:471 mice:417 antennae:756:--exposure=1"
 for s in $shots; do
     IFS=: read -r name myr extra <<<"$s"
     # --headless draws frame k after k frames of steps: frames = steps / substeps + 1

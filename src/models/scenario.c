@@ -47,7 +47,7 @@ static const struct gc_scenario scenarios[] = {
     {"antennae", "The Antennae (NGC 4038/4039)",
      "Toomre & Toomre (1972), Fig. 23 model: equal masses, e = 0.5, pericentre 25 kpc, both "
      "disks i = 60, omega = -30; view chosen here",
-     306.0, {0, 1.0, 25.0 * KPC, 0.5, 0, {60, -30}, {60, -30}, {0, -90, 0}}},
+     252.0, {0, 1.0, 25.0 * KPC, 0.5, 0, {60, -30}, {60, -30}, {0, -90, 0}}},
     {"mice", "The Mice (NGC 4676)",
      "an Identikit match (Privon et al. 2013) as a public set-up uses it: p = 14.8 kpc, "
      "(i, omega) = (15, 235) and (25, 200), view (78, -44, -130), 175 Myr after pericentre",

@@ -610,6 +610,18 @@ def encounter_panel():
         text = open(path).read()
         check(text.count("restart: prograde,") == 2 and "prograde (changed)" not in text,
               "the mass ratio stops at 1:1 (a second unchanged prograde restart)")
+        # 'w' writes the scene on screen; --scene starts the same encounter from it.
+        xdo("key", "--window", wid, "w")
+        check(wait_logged(path, "wrote scene "), "'w' writes the scene")
+        scenes = glob.glob(os.path.join(shots, "galaxy-*.ini"))
+        body = open(scenes[0]).read() if len(scenes) == 1 else ""
+        check("scenario = prograde" in body and "bodies = 2048" in body and "camera = " in body,
+              "the scene holds the preset, N and the camera (%r)" % body[-200:])
+        if scenes:
+            r = subprocess.run([galaxy, "--scene", scenes[0], "--steps", "1", "--backend", "cpu"],
+                               capture_output=True, text=True, timeout=120)
+            check(r.returncode == 0 and "encounter prograde: mass ratio 1:1," in r.stderr,
+                  "--scene starts from it (exit %d)" % r.returncode)
         rc = quit_viewer(path)
         check(rc == 0, "panel: 'q' exits with status 0 (got %s)" % rc)
     finally:

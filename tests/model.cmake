@@ -12,7 +12,7 @@ foreach(part start orbit tails)
   add_test(NAME test_encounter_${part} COMMAND test_encounter ${part})
   set_tests_properties(test_encounter_${part} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
-# Three runs of 4096 bodies to 395 Myr: ~15 s on two quiet cores.
+# Three runs of 4096 bodies to 395 Myr, the longest of these tests.
 set_tests_properties(test_encounter_tails PROPERTIES LABELS "slow" TIMEOUT 600)
 # The same from the command line: today's pair against the bytes of the code before
 # encounters, refusals (options); scenes written, read back and refused (scenes, skipped

@@ -278,6 +278,26 @@ static void test_legacy_same(void)
           memcmp(a.vel, b.vel, 16 * a.n) == 0 && memcmp(a.tag, b.tag, a.n) == 0);
     gc_bodies_free(&a);
     gc_bodies_free(&b);
+    /* Sizes follow mass as the pair's own: its mass ratio makes the companion galaxy A
+     * again, the primary galaxy B (A with lengths x1.5, masses x2.09505). A's half-mass
+     * radius here by bisection on the model's own mass profile. */
+    struct gc_model_galaxy_params pa;
+    double rh[2], m[2], lo = 0.0, hi = 50.0;
+    gc_model_galaxy_params_mw(&pa);
+    const double cm[3] = {pa.disk_mass, pa.bulge_mass, pa.halo_mass}, ma = cm[0] + cm[1] + cm[2];
+    for (int it = 0; it < 100; it++) {
+        double mid = 0.5 * (lo + hi), in = 0.0;
+        for (int c = 0; c < 3; c++)
+            in += cm[c] * gc_model_galaxy_mass_fraction(&pa, (enum gc_component)c, mid);
+        *(in < 0.5 * ma ? &lo : &hi) = mid;
+    }
+    gc_encounter_half_mass(&e, rh);
+    gc_encounter_masses(&e, m);
+    CHECK_NEAR(rh[1], lo, 1e-9 * lo);
+    CHECK_NEAR(rh[0], 1.5 * lo, 1e-9 * lo);
+    CHECK_NEAR(m[1], ma, 1e-12 * ma);
+    CHECK_NEAR(m[0], 2.09505 * ma, 1e-12 * ma);
+    CHECK_NEAR(gc_encounter_alpha(), 0.548, 0.0005);
     /* Its derived values: Andromeda the primary, the Milky Way 1:2.095, the Dubinski orbit
      * (shared/data/README.md: pericentre 3.5, nearly parabolic). */
     CHECK_NEAR(e.mass_ratio, 1.0 / 2.09505, 1e-12);

@@ -19,6 +19,11 @@
 
 /* ---- the two galaxies ---- */
 
+double gc_encounter_alpha(void)
+{
+    return log(GC_MODEL_B_LENGTH_SCALE) / log(GC_MODEL_B_MASS_SCALE);
+}
+
 /* Mass and length scale of each galaxy relative to the model's galaxy A: the primary is the
  * table's Andromeda (B), the companion B scaled to mass_ratio times its mass, lengths by
  * mass^alpha. The mw-m31 ratio 1 / 2.09505 gives the table's Milky Way (A) back. */
@@ -27,7 +32,7 @@ static void scales(const struct gc_encounter *e, double mscale[2], double lscale
     mscale[0] = GC_MODEL_B_MASS_SCALE;
     lscale[0] = GC_MODEL_B_LENGTH_SCALE;
     mscale[1] = e->mass_ratio * GC_MODEL_B_MASS_SCALE;
-    lscale[1] = GC_MODEL_B_LENGTH_SCALE * pow(e->mass_ratio, GC_ENCOUNTER_ALPHA);
+    lscale[1] = GC_MODEL_B_LENGTH_SCALE * pow(e->mass_ratio, gc_encounter_alpha());
 }
 
 /* Galaxy A's structure scaled homologously to mass ms and length ls (in N-body units: the

@@ -26,7 +26,7 @@ extern "C" {
  * Andromeda is its Milky Way with masses x2.09505 and lengths x1.5 (model_galaxy.h), so
  * alpha = ln 1.5 / ln 2.09505 = 0.548. With v^2 ~ M / R that is a Tully-Fisher relation
  * M ~ v^4.4 (docs/model.md, "Encounters"). */
-#define GC_ENCOUNTER_ALPHA 0.54766
+double gc_encounter_alpha(void);
 
 /* One disk's orientation in Toomre & Toomre's (1972) convention: the other galaxy's orbit
  * seen from this disk has inclination incl (0 = in the disk plane, turning with the disk:

@@ -94,16 +94,23 @@ if(Python3_FOUND)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
                      $<TARGET_FILE:galaxy> timeline)
+    # The encounter panel: opened, a value changed, restarts (log and pixels).
+    add_test(NAME test_viewer_window_panel
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
+                     $<TARGET_FILE:galaxy> panel)
     # The same title and time read back from the window.
     add_test(NAME test_viewer_text_window
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_text.py
                      $<TARGET_FILE:galaxy> window)
     set_tests_properties(test_viewer_window test_viewer_window_levels test_viewer_window_timeline
-      test_viewer_text_window PROPERTIES ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
+      test_viewer_window_panel test_viewer_text_window PROPERTIES ENVIRONMENT "${GC_VIEWER_ENV}"
+      LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
     set_tests_properties(test_viewer_window_timeline PROPERTIES TIMEOUT 600)
   else()
     foreach(t test_viewer_window test_viewer_window_levels test_viewer_window_timeline
+              test_viewer_window_panel
               test_viewer_text_window)
       gc_add_skipped_test(${t} "Xvfb or xdotool is not installed")
     endforeach()
@@ -111,6 +118,7 @@ if(Python3_FOUND)
 else()
   foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_progress
             test_viewer_window test_viewer_window_levels test_viewer_window_timeline
+            test_viewer_window_panel
             test_viewer_text_headless
             test_viewer_text_window)
     gc_add_skipped_test(${t} "python3 is not installed")

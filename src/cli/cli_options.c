@@ -6,6 +6,7 @@
 
 #include "bodies.h"
 #include "force.h"
+#include "scenario.h"
 #include "tree_formulas.h"
 
 const char *const gc_cli_section_title[GC_SEC_COUNT] = {
@@ -44,6 +45,43 @@ const struct gc_cli_option gc_cli_options[] = {
      "cold-sphere (uniform, at rest: it collapses)"},
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
+    {"--scenario", NULL, "NAME", ALL, GC_SEC_INPUT, GC_OPT_CHOICE, OFF(scenario), 0, 0,
+     GC_SCENARIO_NAMES, 0, NULL,
+     "a named encounter of the built-in pair, with its title and home view:\n"
+     "mw-m31 (today's, the default), prograde and retrograde (Toomre &\n"
+     "Toomre's equal-mass parabolic passages: tails, and none), polar,\n"
+     "head-on (a ring galaxy), minor (a 1:10 companion, like M51), antennae,\n"
+     "mice (sources: docs/model.md); the options below change its values"},
+    {"--mass-ratio", NULL, "Q", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_mass_ratio,
+     "companion:primary total mass, 1:20 to 1:1 (e.g. 1:10 or 0.1); sizes\n"
+     "follow mass as R ~ M^0.55 (docs/model.md)"},
+    {"--pericentre", NULL, "R", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_pericentre,
+     "pericentre of the two masses' Keplerian orbit: 0.1 to 200 kpc, as\n"
+     "12kpc, or in N-body units (3.75 = 12 kpc)"},
+    {"--eccentricity", NULL, "E", ALL, GC_SEC_INPUT, GC_OPT_DOUBLE, OFF(enc_opt.eccentricity),
+     GC_ENCOUNTER_E_MIN, GC_ENCOUNTER_E_MAX, NULL, 0, NULL,
+     "eccentricity of that orbit, 0 to 5: 1 parabolic (the scenarios'),\n"
+     "below 1 bound, above 1 hyperbolic"},
+    {"--separation", NULL, "D", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_separation,
+     "starting separation (kpc or N-body units); auto (default): the largest\n"
+     "of 96 kpc, 1.5x the two half-mass radii and 2 pericentres, at most a\n"
+     "bound orbit's apocentre"},
+    {"--primary-disk", NULL, "SPEC", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_disk,
+     "the primary's disk: prograde, retrograde, polar, or I,OMEGA in degrees\n"
+     "(Toomre & Toomre's inclination of the orbit to the disk, 0 to 180,\n"
+     "and argument of pericentre, -180 to 180)"},
+    {"--companion-disk", NULL, "SPEC", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_disk, "the companion's disk, as --primary-disk"},
+    {"--scene", NULL, "FILE", GALAXY, GC_SEC_INPUT, GC_OPT_STRING, OFF(scene), 0, 0, NULL, 0,
+     NULL, "start from a scene (an INI file written by the w key or --save-scene:\n"
+     "encounter, N, seed, camera, draw and colour modes, exposure, title);\n"
+     "options on the command line win over it"},
+    {"--save-scene", NULL, "FILE", GALAXY, GC_SEC_INPUT, GC_OPT_STRING, OFF(save_scene), 0, 0,
+     NULL, 0, NULL, "write the setup as a scene and continue"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
      "write the initial bodies as a 7-column table and continue (17 digits\n"
      "for a double-precision set: --data reads it back exactly)"},
@@ -197,6 +235,16 @@ const struct gc_cli_option gc_cli_options[] = {
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,
      "title line of --present"},
+    {"--camera", NULL, "AZ,EL,DIST[,X,Y,Z]", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_camera,
+     "home view: the eye's azimuth and elevation (degrees), its distance\n"
+     "and the point it looks at (N-body units; default: framed)"},
+    {"--draw", NULL, "MODE", GALAXY, GC_SEC_WINDOW, GC_OPT_CHOICE, OFF(draw), 0, 0, GC_DRAW_NAMES,
+     0, NULL, "points, sprites (default) or plain sprites (the d key)"},
+    {"--colour", NULL, "MODE", GALAXY, GC_SEC_WINDOW, GC_OPT_CHOICE, OFF(colour), 0, 0,
+     GC_COLOUR_NAMES, 0, NULL,
+     "stellar (default), galaxy, component, velocity, speed or level (the c\n"
+     "key; level: Hermite time-step levels)"},
     {"--font", NULL, "FILE", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(font), 0, 0, NULL, 0, NULL,
      "font file (TrueType or OpenType) for the text on screen; default DejaVu\n"
      "Sans where found (a fonts/ folder beside the shaders, then the system's),\n"

@@ -105,21 +105,25 @@ static void disk_potential(const struct gc_model_galaxy_params *p, double *phi, 
         double z = p->disk_z0 * atanh(2.0 * (l + 0.5) / DISK_LAYERS - 1.0);
         zl2[l] = z * z + eps2;
     }
-    for (int i = 0; i < DISK_TARGETS; i++)
-        phi[i] = 0.0;
-    double ring = p->disk_rmax / DISK_RINGS;
+    double ring = p->disk_rmax / DISK_RINGS, dm[DISK_RINGS], rp[DISK_RINGS];
     for (int k = 0; k < DISK_RINGS; k++) {
         double r0 = k * ring, r1 = (k + 1) * ring;
-        double dm = p->disk_mass * (disk_frac(p, r1) - disk_frac(p, r0)) / DISK_LAYERS;
-        double rp = 0.5 * (r0 + r1);
-        for (int i = 0; i < DISK_TARGETS; i++) {
-            double r = i * dr, acc = 0.0;
+        dm[k] = p->disk_mass * (disk_frac(p, r1) - disk_frac(p, r0)) / DISK_LAYERS;
+        rp[k] = 0.5 * (r0 + r1);
+    }
+    /* Each radius sums its rings in the same order on any thread: the same bits. */
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < DISK_TARGETS; i++) {
+        double r = i * dr, sum = 0.0;
+        for (int k = 0; k < DISK_RINGS; k++) {
+            double acc = 0.0;
             for (int l = 0; l < DISK_LAYERS; l++) {
-                double s = (r + rp) * (r + rp) + zl2[l];
-                acc += ellip_k(4.0 * r * rp / s) / sqrt(s);
+                double s = (r + rp[k]) * (r + rp[k]) + zl2[l];
+                acc += ellip_k(4.0 * r * rp[k] / s) / sqrt(s);
             }
-            phi[i] -= 2.0 / PI * dm * acc;
+            sum -= 2.0 / PI * dm[k] * acc;
         }
+        phi[i] = sum;
     }
 }
 

@@ -5,12 +5,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
 #include "io.h"
 #include "log.h"
 #include "models.h"
 #include "snapshot_hdf5.h"
+#include "scenario.h"
 #include "table.h"
 #include "thin.h"
+#include "units.h"
 
 /* Default body count of a built-in model: what each backend steps at interactive rates. */
 static size_t default_model_n(const struct gc_model_info *m, const struct gc_backend *b)
@@ -208,8 +212,35 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         /* Millions of bodies take seconds to sample: said first, not after a silence. */
         if (n >= ((size_t)1 << 20))
             gc_log_info("building the %s model of %zu bodies", o->model, n);
+        if (strcmp(o->model, GC_DEFAULT_MODEL) == 0 && !o->encounter.legacy)
+            return gc_initial_encounter(o->scenario, &o->encounter, n, o->seed, out);
         return gc_models_build(o->model, n, o->seed, out);
     }
+}
+
+enum gc_status gc_initial_encounter(const char *scenario, const struct gc_encounter *e,
+                                    size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    const double kpc = GC_KPC_PER_LENGTH_UNIT;
+    const struct gc_scenario *sc = gc_scenario_find(scenario);
+    double t0 = gc_clock_seconds(), sep = gc_encounter_separation(e);
+    struct gc_encounter base;
+    enum gc_status st = gc_encounter_build(e, n, seed, out);
+    if (st != GC_OK)
+        return st;
+    if (sc)
+        gc_scenario_encounter(sc, &base);
+    else
+        gc_encounter_mw_m31(&base);
+    gc_log_info("encounter %s%s: mass ratio 1:%.3g, pericentre %.3g kpc, eccentricity %.3g, "
+                "disks (i, omega) (%.0f, %.0f) and (%.0f, %.0f), %.3g kpc apart at the start: "
+                "Keplerian pericentre at %.0f Myr; %zu bodies built in %.2f s",
+                sc ? sc->name : "mw-m31", gc_encounter_same(e, &base) ? "" : " (changed)",
+                1.0 / e->mass_ratio, e->pericentre * kpc, e->eccentricity, e->primary.incl,
+                e->primary.omega, e->companion.incl, e->companion.omega, sep * kpc,
+                gc_encounter_time_to_pericentre(e) * GC_MYR_PER_TIME_UNIT, n,
+                gc_clock_seconds() - t0);
+    return GC_OK;
 }
 
 void gc_restart_free(struct gc_restart *r)
@@ -234,6 +265,11 @@ enum gc_status gc_initial_run(struct gc_options *o, const struct gc_backend *bac
         memset(restart, 0, sizeof *restart);
     o->restart = NULL;
     st = build(o, backend, out, restart);
+    if (st == GC_OK && o->save_scene) {
+        struct gc_scene sc;
+        gc_scene_from_options(o, out->n, &sc);
+        st = gc_scene_write(o->save_scene, &sc);
+    }
     if (st == GC_OK && o->save) {
         st = gc_table_write(o->save, out);
         if (st == GC_OK)

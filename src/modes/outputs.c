@@ -114,6 +114,7 @@ enum gc_status gc_outputs_check(const struct gc_options *o)
     const struct {
         const char *opt, *path;
     } out[] = {{"--save", o->save},
+               {"--save-scene", o->save_scene},
                {"--record", draws ? o->record : NULL},
                {"--screenshot", o->mode == GC_MODE_HEADLESS ? o->screenshot : NULL}};
     const int nout = (int)(sizeof out / sizeof out[0]);

@@ -119,8 +119,9 @@ enum gc_status gc_timeline_keep(struct gc_timeline *tl, struct gc_sim *sim, size
     if (st != GC_OK)
         return st;
     gc_keyframes_info(tl->keys, &info);
-    gc_log_info("keyframes: up to %zu states of %.3g MiB in %.4g MiB of %s memory", info.capacity,
-                (double)info.bytes_each / 1048576.0, (double)info.budget / 1048576.0,
+    gc_log_info("keyframes: up to %zu states of %.3g MiB (%.4g MiB of %s memory)",
+                info.capacity, (double)info.bytes_each / 1048576.0,
+                (double)info.capacity * (double)info.bytes_each / 1048576.0,
                 info.on_device ? "device" : "host");
     return GC_OK;
 }

@@ -107,10 +107,7 @@ enum gc_status gc_keyframes_create(struct gc_sim *s, size_t budget, struct gc_ke
     k->exact = 1;
     k->reached = gc_sim_time(s);
     st = gc_sim_keep(s, &first);
-    if (st == GC_ERR_UNSUPPORTED) {
-        gc_log_error("keyframes: this run's state cannot be kept (regularised close groups, or "
-                     "several ranks): going back in time restarts from the beginning");
-    } else if (st != GC_OK) {
+    if (st != GC_OK && st != GC_ERR_UNSUPPORTED) {
         gc_log_error("keyframes: no memory for one state of %zu bodies", gc_sim_bodies(s));
     }
     if (st == GC_OK) {
@@ -141,6 +138,8 @@ enum gc_status gc_keyframes_create(struct gc_sim *s, size_t budget, struct gc_ke
     if (st == GC_OK) {
         k->budget = budget;
         k->capacity = budget / k->bytes_each;
+        if (k->capacity > GC_KEYFRAMES_MAX)
+            k->capacity = GC_KEYFRAMES_MAX;
         /* the array grows to capacity; the spares hold at most half of it, after a thinning */
         k->kf = calloc(k->capacity, sizeof *k->kf);
         k->spare = calloc(k->capacity, sizeof *k->spare);

@@ -18,6 +18,9 @@ extern "C" {
 /* Simulated time between keyframes at first (N-body units: 25 leapfrog steps of the galaxy
  * default); it doubles each time the budget is full and every other keyframe is dropped. */
 #define GC_KEYFRAMES_FIRST_EVERY 0.25
+/* The most keyframes kept, whatever the budget: with the interval doubling each time they
+ * fill, more would only make jumps a few steps shorter. */
+#define GC_KEYFRAMES_MAX 4096
 
 struct gc_keyframes;
 
@@ -36,8 +39,8 @@ struct gc_keyframes_info {
 /* A store for the simulation s, which must outlive it. budget: bytes for keyframes; 0 = a
  * share of the free memory (GC_KEYFRAMES_SHARE). The state at s's time now is the first
  * keyframe. GC_ERR_INVALID (logged, naming both) when budget is more than the memory free,
- * or too small for two keyframes; GC_ERR_UNSUPPORTED (logged) when the run's state cannot be
- * kept (regularised groups, several ranks). */
+ * or too small for two keyframes; GC_ERR_UNSUPPORTED (not logged) when the run's state cannot
+ * be kept (regularised groups, several ranks). */
 enum gc_status gc_keyframes_create(struct gc_sim *s, size_t budget, struct gc_keyframes **out);
 void gc_keyframes_destroy(struct gc_keyframes *k);
 /* After the simulation advanced: when it went forward past the latest time computed, keeps

@@ -50,6 +50,7 @@ enum gc_status gc_app_gl_init(struct gc_app *a)
     if (st != GC_OK)
         return st;
     gc_app_frames_init(a);
+    gc_app_scene_modes(a);
     a->picture.gl_ready = 1;
     st = gc_app_picture_choose_raster(a);
     /* The first picture shows the backend's view, as every later one does: the initial
@@ -107,6 +108,7 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     st = gc_app_playback_init(a);
     if (st != GC_OK)
         return st;
+    gc_app_scene_init(a);
     gc_app_view_init(a);
     gc_app_stats_init(a);
     return GC_OK;
@@ -126,6 +128,7 @@ void gc_app_free(struct gc_app *a)
     gc_snapshots_free(&a->snapshots);
     gc_timeline_free(&a->playback.timeline);
     gc_sim_destroy(a->sim);
+    gc_app_scene_free(a);
 }
 
 void gc_app_reset(struct gc_app *a)

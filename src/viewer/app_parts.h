@@ -16,6 +16,7 @@
 #include "hud.h"
 #include "log.h"
 #include "pacer.h"
+#include "panel.h"
 #include "post.h"
 #include "render.h"
 #include "sim.h"
@@ -119,6 +120,21 @@ struct gc_app_playback {
                                       * the first frame */
 };
 
+/* The encounter's (app_scene.c): what runs, the panel that changes it, scenes. */
+struct gc_app_scene {
+    int pair;                        /* the built-in pair runs: the panel and scenes apply */
+    struct gc_encounter running;     /* the encounter of the bodies running now */
+    const char *scenario;            /* its preset's name (static) */
+    const char *title;               /* --present's title: --title, else the preset's */
+    struct gc_bodies own;            /* bodies of the last restart (a->initial points here) */
+    struct gc_panel panel;           /* key e */
+    int rebuild;                     /* 2: Enter pressed, its note not yet drawn; 1: build at
+                                      * the next idle; 0: none */
+    double key_t;                    /* wall time of that Enter, s */
+    unsigned restarted_at;           /* frames.drawn when the last restart finished; the
+                                      * next frame drawn is logged, then 0 */
+};
+
 /* The window's (window.c). */
 struct gc_app_window {
     int fullscreen;                  /* default --fullscreen or --present; 'f' toggles */
@@ -126,7 +142,8 @@ struct gc_app_window {
 
 struct gc_app {
     const struct gc_options *opt;    /* command line, not owned */
-    const struct gc_bodies *initial; /* initial state for 'r', not owned */
+    const struct gc_bodies *initial; /* initial state for 'r': the caller's, or scene.own after
+                                      * a restart with a new encounter */
     struct gc_backend *backend;      /* not owned */
     struct gc_sim *sim;              /* owned: the simulation the window shows */
     struct gc_snapshots snapshots;   /* --snapshot-every schedule (off when not given) */
@@ -139,6 +156,7 @@ struct gc_app {
     struct gc_app_input input;
     struct gc_app_stats stats;
     struct gc_app_playback playback;
+    struct gc_app_scene scene;
     struct gc_app_window win;
 
     /* a failure while running: reported once, simulation paused */
@@ -192,10 +210,10 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
 int gc_app_view_still(const struct gc_app *a);
 /* Where the galaxies are, re-measured every few frames while asked for; NULL when unknown. */
 const struct gc_track *gc_app_view_track(struct gc_app *a);
-void gc_app_input_special(struct gc_app *a, int key);
 void gc_app_input_key(struct gc_app *a, unsigned char key);
 void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
 void gc_app_input_motion(struct gc_app *a, int x, int y);
+void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
 
 /* stats.c: rates, energy, the simulated time as text. */
 void gc_app_stats_init(struct gc_app *a);
@@ -253,6 +271,16 @@ float gc_app_timeline_bar_top(struct gc_app *a);
  * elsewhere. */
 double gc_app_timeline_bar_time(struct gc_app *a, float x, float y);
 void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float proj[16]);
+/* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
+void gc_app_scene_init(struct gc_app *a);
+void gc_app_scene_free(struct gc_app *a);
+/* The home view: --camera, else an encounter's sky view, else framed from the default angle. */
+void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *home);
+void gc_app_scene_modes(struct gc_app *a);              /* --draw, --colour (GL ready) */
+int gc_app_scene_key(struct gc_app *a, int key);        /* 1 = the key was the panel's */
+int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the panel's */
+void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
+void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
 /* window.c: what only the window does (the title is left alone headless). */
 void gc_app_window_title(struct gc_app *a, const char *text);

@@ -35,8 +35,7 @@ void gc_app_view_init(struct gc_app *a)
     /* The home view frames the stars (dark matter, hidden by default, spreads ~10x wider)
      * in the window as it opens. */
     a->view.home_aspect = window_aspect(a);
-    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n,
-                  a->view.home_aspect);
+    gc_app_scene_home(a, a->view.home_aspect, &a->view.home);
     a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
                                                         a->initial->tag, a->initial->n);
     gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
@@ -55,7 +54,7 @@ void gc_app_view_refit(struct gc_app *a)
     at_home = a->view.director.view == GC_VIEW_FREE && !a->view.director.orbit &&
               memcmp(&a->view.camera, &a->view.home, sizeof a->view.camera) == 0;
     a->view.home_aspect = aspect;
-    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n, aspect);
+    gc_app_scene_home(a, aspect, &a->view.home);
     a->view.director.home = a->view.home;
     if (at_home)
         a->view.camera = a->view.home;
@@ -180,6 +179,10 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
     struct gc_render *r = &p->render;
     if (!p->gl_ready)
         return;
+    if (gc_app_scene_key(a, key)) {
+        glutPostRedisplay();
+        return;
+    }
     switch (key) {
     case 'q': case 'Q': case 27: gc_app_window_quit(a); return;
     case ' ': if (a->failure == GC_OK) a->input.paused = !a->input.paused; break;
@@ -234,11 +237,21 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
     glutPostRedisplay();
 }
 
-/* Arrows, Page Up and Down, Home and End: speed and the time line. */
+/* Arrows, Page Up and Down, Home and End: speed and the time line; the arrows are the
+ * encounter panel's while it is open. */
 void gc_app_input_special(struct gc_app *a, int key)
 {
+    static const int panel_keys[][2] = {{GLUT_KEY_UP, GC_PANEL_KEY_UP},
+                                        {GLUT_KEY_DOWN, GC_PANEL_KEY_DOWN},
+                                        {GLUT_KEY_LEFT, GC_PANEL_KEY_LEFT},
+                                        {GLUT_KEY_RIGHT, GC_PANEL_KEY_RIGHT}};
     if (!a->picture.gl_ready)
         return;
+    for (size_t k = 0; k < sizeof panel_keys / sizeof panel_keys[0]; k++)
+        if (key == panel_keys[k][0] && gc_app_scene_key(a, panel_keys[k][1])) {
+            glutPostRedisplay();
+            return;
+        }
     switch (key) {
     case GLUT_KEY_UP: gc_app_speed(a, 1); break;
     case GLUT_KEY_DOWN: gc_app_speed(a, -1); break;
@@ -256,6 +269,10 @@ void gc_app_input_special(struct gc_app *a, int key)
 void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
 {
     struct gc_app_input *in = &a->input;
+    if (state == GLUT_DOWN && gc_app_scene_mouse(a, button, x, y)) {
+        glutPostRedisplay();
+        return;
+    }
     /* freeglut reports the wheel as buttons 3 (away from the user) and 4 (towards). */
     if ((button == 3 || button == 4) && state == GLUT_DOWN) {
         gc_director_release(&a->view.director);
@@ -281,6 +298,7 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
     in->mouse_x = x;
     in->mouse_y = y;
 }
+
 
 void gc_app_input_motion(struct gc_app *a, int x, int y)
 {

@@ -163,7 +163,7 @@ static void draw_overlays(struct gc_app *a, const float view[16], const float pr
      * text alone is asked for ('p') or 'g' hid them; headless frames draw none. */
     const int guides = !a->headless && !p->present_hud && p->guides;
     char when[64];
-    if (!p->present_hud && !p->show_hud && !p->show_help && !guides)
+    if (!p->present_hud && !p->show_hud && !p->show_help && !guides && !a->scene.panel.open)
         return;
     gc_app_picture_to_gl(a);
     /* Set here: a picture written in place by the backend left no GL pass to set them. */
@@ -171,7 +171,7 @@ static void draw_overlays(struct gc_app *a, const float view[16], const float pr
     glViewport(0, 0, p->fb_w, p->fb_h);
     if (p->present_hud) {
         gc_app_time_text(a, 2, when, sizeof when);
-        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->opt->title, when);
+        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->scene.title, when);
     }
     if (guides) {
         gc_app_annotations_draw(a, view, proj);
@@ -179,6 +179,7 @@ static void draw_overlays(struct gc_app *a, const float view[16], const float pr
     }
     if (p->show_hud)
         stats_panel(a);
+    gc_app_scene_draw(a);
     if (p->show_help)
         gc_overlay_help(&p->hud, p->fb_w, p->fb_h);
 }

@@ -84,6 +84,7 @@ static void on_idle(void *ud)
         gc_app_window_quit(a);
         return;
     }
+    gc_app_scene_idle(a);
     /* The first frame shows the initial state, so --screenshot-after 1 and 'r' agree. */
     if (a->frames.drawn > 0) {
         int busy = !a->input.paused || a->input.step_once;

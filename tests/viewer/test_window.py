@@ -18,13 +18,13 @@ import imgcheck  # noqa: E402
 import sanitizer  # noqa: E402
 
 # Usage: test_window.py GALAXY [PART]; PART is "keys" (the default: keys_and_mouse below),
-# "levels" (hermite_levels) or "timeline" (first_frame and time_line). ctest runs each part as
-# its own test, under its own X server, so a failure shows in its own output and one part's X
-# state cannot reach the other.
+# "levels" (hermite_levels), "timeline" (first_frame and time_line) or "panel"
+# (encounter_panel). ctest runs each part as its own test, under its own X server, so a
+# failure shows in its own output and one part's X state cannot reach the other.
 galaxy = sys.argv[1]
 part = sys.argv[2] if len(sys.argv) > 2 else "keys"
-if part not in ("keys", "levels", "timeline"):
-    print("test_window.py: unknown part %r (keys, levels or timeline)" % part)
+if part not in ("keys", "levels", "timeline", "panel"):
+    print("test_window.py: unknown part %r (keys, levels, timeline or panel)" % part)
     sys.exit(2)
 if not os.environ.get("DISPLAY"):
     print("SKIP: no DISPLAY (run under an X server: tests/viewer/xvfb.py starts one)")
@@ -777,6 +777,95 @@ def time_line():
     check("running backwards" in text, "'j' says it runs backwards")
     errors = unexpected_errors(text)
     check(not errors, "the viewer logged no error (%s)" % " | ".join(errors[:3]))
+def wait_logged(path, text, timeout=60.0):
+    """Waits until the viewer's log holds text; True if it did."""
+    t = time.time() + timeout
+    while time.time() < t:
+        if text in open(path).read():
+            return True
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.1)
+    return False
+
+
+def encounter_panel():
+    """The encounter panel: 'e' opens it over the picture, the arrows reach the mass ratio
+    and change it, Enter restarts with the new encounter (the log says so), and the picture
+    is another one; a click on a preset and Enter start that preset."""
+    plog, first_path = start_viewer(["-n", "2048", "--paused", "--size", "640x400",
+                                     "--exposure", "-2"], "panel: ")
+    path = plog.name
+    try:
+        if first_path is None or not wid:
+            return
+        base = shot("panel_base", ["i"])
+        opened = shot("panel_open", ["e"])
+        if base is None or opened is None:
+            return
+        right = imgcheck.region(base, 0.5, 0.0, 1.0, 0.75)
+        check(imgcheck.lit_fraction(opened, right) > imgcheck.lit_fraction(base, right) + 0.02,
+              "'e' opens the panel on the right (lit %.3f -> %.3f)"
+              % (imgcheck.lit_fraction(base, right), imgcheck.lit_fraction(opened, right)))
+        # Down past the eight presets to the mass ratio (mw-m31's 1:2.1), one step lighter.
+        for _ in range(8):
+            xdo("key", "--window", wid, "Down")
+        changed = shot("panel_changed", ["Left"])
+        d = imgcheck.diff_fraction(opened, changed, right)
+        check(d > 0.001, "the arrows move the selection and change the value (%.4f of the "
+              "panel's pixels differ)" % d)
+        xdo("key", "--window", wid, "Return")
+        check(wait_logged(path, "restart: mw-m31 (changed)"), "Enter restarts with the new "
+              "encounter (log: 'restart: mw-m31 (changed)')")
+        check("encounter mw-m31 (changed): mass ratio 1:2.5," in open(path).read(),
+              "the new encounter has the mass ratio chosen (1:2.5)")
+        after = shot("panel_restarted", ["e"])
+        if after is not None:
+            centre = imgcheck.region(base, 0.1, 0.1, 0.9, 0.9)
+            d = imgcheck.diff_fraction(base, after, centre)
+            check(d > 0.02, "the picture is of the new encounter (%.4f of pixels differ)" % d)
+            check(imgcheck.lit_fraction(after, centre) > 0.005, "the new galaxies are drawn "
+                  "(lit %.4f)" % imgcheck.lit_fraction(after, centre))
+        # The mouse: a click on the second preset (prograde), then Enter. Rows are a line
+        # (9 text pixels at this size) apart below the heading, from 2 pads (12 pixels) down.
+        xdo("key", "--window", wid, "e")
+        time.sleep(0.3)
+        xdo("mousemove", "--window", wid, 620, 12 + int(2.5 * 9))
+        xdo("click", 1)
+        time.sleep(0.3)
+        xdo("key", "--window", wid, "Return")
+        check(wait_logged(path, "restart: prograde,"), "a click on 'prograde' and Enter "
+              "restart with that preset")
+        # The mass ratio stops at 1:1: prograde's own, so twenty steps up change nothing and
+        # Enter restarts with prograde as it is (not "changed", not refused).
+        for _ in range(7):
+            xdo("key", "--window", wid, "Down")
+        for _ in range(20):
+            xdo("key", "--window", wid, "Right")
+        xdo("key", "--window", wid, "Return")
+        t = time.time() + 60
+        while time.time() < t and open(path).read().count("restart: prograde,") < 2:
+            time.sleep(0.1)
+        text = open(path).read()
+        check(text.count("restart: prograde,") == 2 and "prograde (changed)" not in text,
+              "the mass ratio stops at 1:1 (a second unchanged prograde restart)")
+        # 'w' writes the scene on screen; --scene starts the same encounter from it.
+        xdo("key", "--window", wid, "w")
+        check(wait_logged(path, "wrote scene "), "'w' writes the scene")
+        scenes = glob.glob(os.path.join(shots, "galaxy-*.ini"))
+        body = open(scenes[0]).read() if len(scenes) == 1 else ""
+        check("scenario = prograde" in body and "bodies = 2048" in body and "camera = " in body,
+              "the scene holds the preset, N and the camera (%r)" % body[-200:])
+        if scenes:
+            r = subprocess.run([galaxy, "--scene", scenes[0], "--steps", "1", "--backend", "cpu"],
+                               capture_output=True, text=True, timeout=120)
+            check(r.returncode == 0 and "encounter prograde: mass ratio 1:1," in r.stderr,
+                  "--scene starts from it (exit %d)" % r.returncode)
+        rc = quit_viewer(path)
+        check(rc == 0, "panel: 'q' exits with status 0 (got %s)" % rc)
+    finally:
+        text = finish_viewer(plog, "panel viewer log")
+    check(not unexpected_errors(text), "panel: the viewer logged no error")
 
 
 if part == "keys":
@@ -785,6 +874,8 @@ elif part == "timeline":
     time_line()
     first_frame()  # last: it alone ends its viewer with 'q'
 
+elif part == "panel":
+    encounter_panel()
 else:
     hermite_levels()
     hud_groups()

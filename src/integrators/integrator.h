@@ -50,7 +50,10 @@ struct gc_groups_report {
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */
 struct gc_integrator_stats {
-    uint64_t steps;        /* leapfrog steps, or Hermite block steps, since start */
+    uint64_t steps;        /* leapfrog steps, or Hermite block steps, since start (a restored
+                            * state brings back its own count) */
+    uint64_t computed;     /* steps computed since the scheme was made, restores or not: the
+                            * work done (a jump back's replay included) */
     uint64_t body_steps;   /* sum over steps of the bodies advanced (active bodies) */
     uint64_t last_active;  /* bodies advanced by the latest step */
     double interactions;   /* pairwise force evaluations since start, all ranks */

@@ -13,6 +13,7 @@ struct leapfrog {
     double t0;       /* the simulation's time at the start: 0, or where a run continues from */
     double time;     /* time of the current (synchronised) state, from t0 */
     uint64_t steps;  /* steps since start */
+    uint64_t computed; /* steps computed by this scheme, whatever was restored */
 };
 
 static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies, double t)
@@ -74,6 +75,7 @@ static enum gc_status advance(struct gc_integrator *in, double t)
     st = steps(in, &k);
     if (st == GC_OK) {
         lf->steps += (uint64_t)k;
+        lf->computed += (uint64_t)k;
         lf->time += (double)k * in->p.dt;
     }
     return st;
@@ -97,6 +99,7 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
 {
     const struct leapfrog *lf = in->ctx;
     out->steps = lf->steps;
+    out->computed = lf->computed;
     out->body_steps = lf->steps * (uint64_t)in->force->n;
     out->last_active = in->force->n;
     out->interactions = in->force->interactions;

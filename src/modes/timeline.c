@@ -239,7 +239,7 @@ static double piece(const struct gc_sim *sim, double samples)
 
 struct prerun {
     struct gc_progress progress;
-    unsigned long long steps;  /* steps taken so far (going back starts the count over) */
+    unsigned long long steps;  /* steps computed so far */
     unsigned long long last;   /* the simulation's count when last looked at */
     double t0;
     int henon;
@@ -249,9 +249,11 @@ static void prerun_count(struct prerun *p, const struct gc_sim *sim)
 {
     struct gc_integrator_stats st;
     gc_sim_stats(sim, &st);
-    p->steps += (unsigned long long)st.steps >= p->last ? (unsigned long long)st.steps - p->last
-                                                         : (unsigned long long)st.steps;
-    p->last = (unsigned long long)st.steps;
+    /* a count that went down started over (a scheme made anew by going back to the start) */
+    p->steps += (unsigned long long)st.computed >= p->last
+                    ? (unsigned long long)st.computed - p->last
+                    : (unsigned long long)st.computed;
+    p->last = (unsigned long long)st.computed;
 }
 
 static void prerun_begin(struct prerun *p, struct gc_sim *sim, double target, int henon)

@@ -115,13 +115,15 @@ void gc_app_stats_update(struct gc_app *a, double now)
         return;
     gc_sim_stats(a->sim, &st);
     s->fps = s->frames / dt;
-    /* Going back starts the counters over: that second's rates are not known. */
-    s->sps = st.steps >= s->steps_at_window ? (double)(st.steps - s->steps_at_window) / dt : 0.0;
+    /* Steps computed, a jump back's replay included (a scheme made anew by going back to
+     * the start counts from 0 again: that second's rate is not known). */
+    s->sps = st.computed >= s->steps_at_window ? (double)(st.computed - s->steps_at_window) / dt
+                                               : 0.0;
     s->ips = st.interactions >= s->interactions_at_window
                  ? (st.interactions - s->interactions_at_window) / dt
                  : 0.0;
     s->frames = 0;
-    s->steps_at_window = st.steps;
+    s->steps_at_window = st.computed;
     s->interactions_at_window = st.interactions;
     s->t_window = now;
     gc_app_playback_measure(a, now);

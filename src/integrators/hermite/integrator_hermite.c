@@ -495,6 +495,7 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
         out->body_steps += body_steps;
     }
     out->last_active = c.last_active;
+    out->computed = out->steps; /* its counters start over with a restored state */
     out->interactions = ((double)out->body_steps + h->start_passes * n) * n;
 }
 

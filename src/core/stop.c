@@ -1,4 +1,4 @@
-/* The stop flag that SIGINT and SIGTERM set, and nothing else: the run loops decide what to do with it. */
+/* The stop flag that SIGINT, SIGTERM and SIGUSR1 set, and nothing else: the run loops decide what to do with it. */
 /* SPDX-License-Identifier: MIT */
 #include "stop.h"
 
@@ -10,6 +10,12 @@
  * sig_atomic_t, written once per signal). */
 static volatile sig_atomic_t requested;
 
+/* SIGUSR1 besides the usual two: MPI launchers pass it on to the ranks and let them end on
+ * their own (Open MPI 5's mpiexec ends them itself on SIGINT and SIGTERM, 0.25 s after
+ * passing SIGTERM on, and shows none of their output after it), and batch systems send it
+ * to ask a job to stop before its time is up. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGUSR1};
+
 static void on_signal(int sig)
 {
     struct sigaction dfl;
@@ -19,8 +25,8 @@ static void on_signal(int sig)
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
+    for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++)
+        sigaction(stop_signals[k], &dfl, NULL);
 }
 
 void gc_stop_install(void)
@@ -32,8 +38,8 @@ void gc_stop_install(void)
     /* System calls the signal interrupts go on (a snapshot being written, MPI's waits). */
     sa.sa_flags = SA_RESTART;
     requested = 0;
-    for (int k = 0; k < 2; k++) {
-        const int sig = k ? SIGTERM : SIGINT;
+    for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++) {
+        const int sig = stop_signals[k];
         struct sigaction old;
         /* A signal ignored by whoever started us stays ignored (nohup, a shell's
          * background job, which must not stop on the terminal's Ctrl-C). */
@@ -60,6 +66,8 @@ const char *gc_stop_name(int sig)
         return "SIGINT";
     if (sig == SIGTERM)
         return "SIGTERM";
+    if (sig == SIGUSR1)
+        return "SIGUSR1";
     snprintf(other, sizeof other, "signal %d", sig);
     return other;
 }

@@ -28,7 +28,8 @@ expect() {
 
 if [ "$part" = dubinski ]; then
     if [ ! -f "$data" ]; then
-        echo "SKIP: $data not found (set GC_SHARED_DATA to the folder holding it)"
+        echo "SKIP: $data not found (the Dubinski table is not in the repository:" \
+            "docs/usage.md, \"Data\", says where to get it)"
         exit 77
     fi
     out=$("$bin" --steps 10 -n 8192 --data "$data" --backend cpu 2>&1); rc=$?

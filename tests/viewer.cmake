@@ -41,7 +41,7 @@ else()
   set(gc_has_freetype 0)
 endif()
 set(GC_VIEWER_ENV
-  "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
+  "GC_SHARED_DATA=${GC_TEST_DATA_DIR}"
   "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
   "GC_TEST_HAS_RECORD=${gc_has_record}"
   "GC_TEST_HAS_FREETYPE=${gc_has_freetype}")

@@ -214,7 +214,7 @@ view)
     run 1 view1 "${args[@]}" --screenshot "$tmp/one.png"
     pre=()
     if [ "$(rc view1)" -ne 0 ]; then
-        echo "SKIP: headless rendering does not work here:"; cat "$tmp/view1.err"; exit 77
+        cat "$tmp/view1.err"; echo "SKIP: headless rendering does not work here (above)"; exit 77
     fi
     run 2 view2 "${args[@]}" --screenshot "$tmp/two.png"
     [ "$(rc view2)" -eq 0 ] && cmp -s "$tmp/one.png" "$tmp/two.png" &&

@@ -53,7 +53,7 @@ if(Python3_FOUND)
                    $<TARGET_FILE:galaxy>)
   add_test(NAME test_viewer_no_display
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
-                   $<TARGET_FILE:galaxy>)
+                   $<TARGET_FILE:galaxy> ${PROJECT_SOURCE_DIR})
   # A short headless movie under Mesa, checked with ffprobe and its first, middle and last
   # frames against screenshots of the same frames (viewer/moviecheck.py; skipped without FFmpeg).
   add_test(NAME test_viewer_movie

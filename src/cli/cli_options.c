@@ -172,6 +172,9 @@ const struct gc_cli_option gc_cli_options[] = {
      "its frames/s measure the drawing alone"},
     {"--tour", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
      "scripted camera tour of the encounter, timed by simulated time"},
+    {"--follow", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(follow), 0, 0, NULL, 0, NULL,
+     "with --headless: frame each picture on the stars it shows (the starting\n"
+     "view's angle, fitted again each frame), not on the stars as they started"},
     {"--present", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,

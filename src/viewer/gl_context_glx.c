@@ -58,8 +58,9 @@ static int can_create_core33(Display *dpy)
 /* What runs where there is no display: the README's headless example and a table, named
  * as this program was started (./build/galaxy in the build tree, galaxy once installed). */
 #define NO_DISPLAY_HINT                                                                  \
-    "Without a display, run '%s --headless --frames 30 --substeps 100 --screenshot out.png' " \
-    "for a picture (EGL, no window system) or '%s --steps 1000' for a table"
+    "Without a display, run '%s --headless --follow -n 12288 --dt 0.025 --frames 24 "        \
+    "--substeps 48 --screenshot out.png' for a picture (EGL, no window system) or '%s "      \
+    "--steps 1000' for a table"
 
 enum gc_status gc_glx_probe(int *core33)
 {

@@ -3,7 +3,8 @@
 # root (debootstrap --variant=minbase, plus git, and sudo for the user), a `git clone` of one
 # revision, then the README's code blocks 1 (install, build, viewer), 2 (install the test
 # tools, build, tests), 1 again (nothing left to install) and 3 (the headless picture), each
-# timed, its exit status, download size, test counts and skip reasons in a summary.
+# timed, its exit status against what the README says it should be, download size, test
+# counts and skip reasons in a summary.
 # SPDX-License-Identifier: MIT
 #
 # Usage (as root on a Debian host with debootstrap; one case at a time, each a fresh copy):
@@ -78,9 +79,21 @@ in_root() {
 
 summary=$work/logs/summary.md
 [ -f "$summary" ] || {
-    echo "| system | user | block | exit | time | downloaded | tests | skipped |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| system | user | block | exit | as the README says | time | downloaded | tests | skipped |"
+    echo "|---|---|---|---|---|---|---|---|---|"
 } >"$summary"
+failed=0
+
+# verdict STEP RC LOG: what the README promises of the block. Without a display the viewer's
+# block ends with its message and exit status 1; the others succeed.
+verdict() {
+    case $1 in
+    1 | 1again)
+        [ "$2" -eq 1 ] && tail -n 3 "$3" | grep -q "galaxy: error: cannot open display" ;;
+    3) [ "$2" -eq 0 ] && [ -s "$root$home/galaxy/out.png" ] ;;
+    *) [ "$2" -eq 0 ] ;;
+    esac
+}
 
 for c in "${cases[@]}"; do
     suite=${c%%:*} who=${c#*:}
@@ -116,6 +129,7 @@ for c in "${cases[@]}"; do
     git -C "$root$home/galaxy" checkout -q --detach "$commit"
     chroot "$root" chown -R "$user:" "$home/galaxy"
     say "$system, $who: $(git -C "$root$home/galaxy" log -1 --format='%h %s')"
+    case_t0=$(date +%s)
 
     for step in 1 2 1again 3; do
         n=${step%again}
@@ -135,15 +149,26 @@ for c in "${cases[@]}"; do
         skipped=$(sed -n '/^The following tests did not run:/,/^[^[:space:]]/ s/^[[:space:]]*[0-9]* - \([^ ]*\) .*/\1/p' \
                   "$log" | paste -sd ' ' - || true)
         ending=$(tail -n 1 "$log")
-        say "  exit $rc after ${secs} s${got:+, downloaded $got}${tests:+; $tests}; last line: $ending"
+        if verdict "$step" "$rc" "$log"; then ok=yes; else ok=NO; failed=$((failed + 1)); fi
+        say "  exit $rc after ${secs} s (as the README says: $ok)${got:+, downloaded $got}${tests:+; $tests}; last line: $ending"
         [ -z "$skipped" ] || say "  skipped: $skipped"
-        printf '| %s | %s | %s | %s | %d min %02d s | %s | %s | %s |\n' "$system" "$who" "$step" \
-            "$rc" $((secs / 60)) $((secs % 60)) "${got:--}" "${tests:--}" "${skipped:--}" >>"$summary"
+        # ctest's last words: why each test was skipped (tests/skip_reasons.sh).
+        sed -n '/^Why tests were skipped:/,$p' "$log" >"$logs/skips$step.txt"
+        [ -s "$logs/skips$step.txt" ] && sed 's/^/  /' "$logs/skips$step.txt"
+        printf '| %s | %s | %s | %s | %s | %d min %02d s | %s | %s | %s |\n' "$system" "$who" \
+            "$step" "$rc" "$ok" $((secs / 60)) $((secs % 60)) "${got:--}" "${tests:--}" \
+            "${skipped:--}" >>"$summary"
         cp "$root$home/galaxy/build/Testing/Temporary/LastTest.log" "$logs/" 2>/dev/null || true
     done
     [ -f "$root$home/galaxy/out.png" ] && cp "$root$home/galaxy/out.png" "$logs/out.png"
+    in_root "$user" 'gcc --version | head -n 1; cmake --version | head -n 1
+        mpiexec --version 2>/dev/null | head -n 1; dpkg-query -W -f="\${Version}\n" libhdf5-dev' \
+        >"$logs/versions.txt" 2>&1 || true
+    secs=$(($(date +%s) - case_t0))
+    say "$system, $who: all four blocks in $((secs / 60)) min $((secs % 60)) s; versions: $(paste -sd ';' "$logs/versions.txt")"
     unmount
     root=
 done
 say "summary: $summary"
 cat "$summary"
+[ "$failed" -eq 0 ] || { say "$failed block(s) did not do what the README says"; exit 1; }

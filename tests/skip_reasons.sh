@@ -5,10 +5,10 @@
 # output, "SKIP: reason", and exits 77.
 # SPDX-License-Identifier: MIT
 # Usage: tests/skip_reasons.sh BUILD_DIR
-log="$1/Testing/Temporary/LastTest.log"
-# While ctest runs this, the run's log is still under its temporary name.
-[ -f "$log.tmp" ] && log="$log.tmp"
-[ -f "$log" ] || exit 0
+# While ctest runs this, the run's log is still under a temporary name (LastTest.log.tmp):
+# the newest of the logs is this run's.
+log=$(ls -t "$1"/Testing/Temporary/LastTest.log* 2>/dev/null | head -n 1)
+[ -n "$log" ] || exit 0
 awk '
     /^[0-9]+\/[0-9]+ Test: / { name = $3; next }
     /^Output:$/ { inside = 1; last = ""; getline; next }

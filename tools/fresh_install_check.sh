@@ -127,8 +127,8 @@ for c in "${cases[@]}"; do
     fi
     git clone -q --no-local "$here" "$root$home/galaxy"
     git -C "$root$home/galaxy" checkout -q --detach "$commit"
-    chroot "$root" chown -R "$user:" "$home/galaxy"
     say "$system, $who: $(git -C "$root$home/galaxy" log -1 --format='%h %s')"
+    chroot "$root" chown -R "$user:" "$home/galaxy"
     case_t0=$(date +%s)
 
     for step in 1 2 1again 3; do

@@ -116,6 +116,8 @@ for c in "${cases[@]}"; do
     mount --bind /dev/pts "$root/dev/pts"
     mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # The machine's name resolves, as an installed system's does (sudo looks it up).
+    printf '127.0.1.1\t%s\n' "$(hostname)" >>"$root/etc/hosts"
     if [ "$who" = sudo ]; then
         # sudo is not in minbase: put it in, then forget the package lists again.
         chroot "$root" sh -c 'apt-get update -qq && apt-get install -y -qq sudo >/dev/null &&

@@ -9,7 +9,13 @@ set -u
 src=$1
 tmp="${GC_TEST_TMP:-/tmp}/install_deps"
 rm -rf "$tmp"
-mkdir -p "$tmp/bin"
+mkdir -p "$tmp/bin" "$tmp/tools"
+# The tools install-deps uses, and no others: the system's own sudo and apt-get must not be
+# found (as a user with sudo, a real apt-get would run).
+for t in sh env grep sed tr ls head; do
+    p=$(command -v "$t") || { echo "FAIL: no $t here"; exit 1; }
+    ln -s "$p" "$tmp/tools/$t"
+done
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2"; fail=$((fail + 1)); }
@@ -50,9 +56,9 @@ run() {
     rm -f "$tmp/bin/sudo"
     [ "$how" = sudo ] && ln -s "$tmp/sudo" "$tmp/bin/sudo"
     : >"$tmp/log"
-    env -i PATH="$tmp/bin:/usr/bin:/bin" FAKE_UID="$uid" LOG="$tmp/log" \
+    env -i PATH="$tmp/bin:$tmp/tools" FAKE_UID="$uid" LOG="$tmp/log" \
         NOT_IN_ARCHIVE="$missing" INSTALLED="$installed" \
-        sh "$src/scripts/install-deps" "$@" >"$tmp/out" 2>&1
+        "$tmp/tools/sh" "$src/scripts/install-deps" "$@" >"$tmp/out" 2>&1
 }
 installs() { grep "^apt-get install .*--no-install-recommends" "$tmp/log"; }
 

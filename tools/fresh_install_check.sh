@@ -127,7 +127,7 @@ for c in "${cases[@]}"; do
         echo 'newcomer ALL=(ALL) NOPASSWD: ALL' >"$root/etc/sudoers.d/newcomer"
         chmod 440 "$root/etc/sudoers.d/newcomer"
     fi
-    git clone -q --no-local "$here" "$root$home/galaxy"
+    git -c advice.detachedHead=false clone -q --no-local "$here" "$root$home/galaxy"
     git -C "$root$home/galaxy" checkout -q --detach "$commit"
     say "$system, $who: $(git -C "$root$home/galaxy" log -1 --format='%h %s')"
     chroot "$root" chown -R "$user:" "$home/galaxy"

@@ -8,7 +8,7 @@ gc_add_test(test_tree test_tree.c)
 find_package(OpenMP REQUIRED COMPONENTS C)
 target_link_libraries(test_tree PRIVATE OpenMP::OpenMP_C)
 set_tests_properties(test_tree PROPERTIES TIMEOUT 600)
-# Their checks on the real Dubinski table (shared/data/dubinski.tab.gz), each a test of its own
+# Their checks on the real Dubinski table (dubinski.tab.gz: tests/CMakeLists.txt), each a test of its own
 # ("<test> dubinski") that returns 77 when the file is absent: ctest then reports it skipped,
 # where inside the main test it would have passed unrun.
 foreach(t test_table test_thin test_physics test_tree)
@@ -24,7 +24,7 @@ add_test(NAME test_galaxy_cli
 add_test(NAME test_galaxy_cli_dubinski
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_galaxy_cli.sh $<TARGET_FILE:galaxy> dubinski)
 set_tests_properties(test_galaxy_cli test_galaxy_cli_dubinski PROPERTIES SKIP_RETURN_CODE 77
-  ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+  ENVIRONMENT "GC_SHARED_DATA=${GC_TEST_DATA_DIR};GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 # Keyframes: a jump back gives the first pass's bits (leapfrog, both force methods; Hermite).
 gc_add_test(test_keyframes test_keyframes.c)
 gc_add_test(test_hermite test_hermite.c)

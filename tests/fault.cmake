@@ -12,7 +12,7 @@ if(GC_HAVE_HDF5)
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 endif()
 
-# SIGINT and SIGTERM at random moments (tests/fault/test_signals.py): 24 write-heavy runs,
+# SIGINT, SIGTERM, SIGUSR1 at random moments (tests/fault/test_signals.py): 24 write-heavy runs,
 # two headless movies, a second signal, and (with MPI) a run over two ranks.
 find_package(Python3 COMPONENTS Interpreter)
 if(GC_HAVE_HDF5 AND Python3_FOUND)

@@ -9,8 +9,11 @@ execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE gc_mpiex
                 ERROR_QUIET)
 if(gc_mpiexec_version MATCHES "Open MPI|OpenRTE")
   list(APPEND GC_MPIEXEC --oversubscribe --allow-run-as-root)
-  # One host: launch without ssh (a container may have none).
-  set(GC_MPI_LAUNCH_ENV "OMPI_MCA_plm=isolated")
+  # One host: launch without ssh (a container may have none), and TCP over the loopback
+  # only: Open MPI 5 otherwise prints "Unable to find reachable pairing between local and
+  # remote interfaces" in every run where the host's other interfaces do not route to each
+  # other (containers, chroots; docs/usage.md, "Many GPUs").
+  set(GC_MPI_LAUNCH_ENV "OMPI_MCA_plm=isolated" "OMPI_MCA_btl_tcp_if_include=lo")
 endif()
 # Open MPI's own allocations at MPI_Init are never freed: LeakSanitizer would report them in
 # every sanitizer build (the suppression file says what is suppressed). It unloads its

@@ -337,7 +337,7 @@ int main(int argc, char **argv)
     struct gc_backend *b = NULL;
     const char *dub = NULL;
     if (gc_backend_cuda_device_count() == 0) {
-        printf("SKIP: no CUDA device\n");
+        printf("SKIP: no usable CUDA device\n");
         return CHECK_SKIP;
     }
     if (dubinski_part(argc, argv) && !(dub = dubinski_path()))

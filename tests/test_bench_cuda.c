@@ -68,7 +68,7 @@ int main(void)
     const struct gc_backend_bench *t;
     double t0, wall, ms = 0.0;
     if (gc_backend_cuda_device_count() == 0) {
-        printf("no CUDA device: skipped\n");
+        printf("SKIP: no usable CUDA device\n");
         return CHECK_SKIP;
     }
     {

@@ -26,7 +26,7 @@ int main(void)
     double scale, drift, drift_e0, dp;
 
     if (!p) {
-        printf("SKIP: %s not found (set GC_SHARED_DATA)\n", "dubinski.tab.gz");
+        printf("SKIP: %s not found (%s)\n", dubinski_wanted(), GC_TEST_DUBINSKI_HELP);
         return CHECK_SKIP;
     }
     CHECK(gc_table_read(p, &all) == GC_OK);

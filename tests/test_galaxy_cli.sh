@@ -28,7 +28,8 @@ expect() {
 
 if [ "$part" = dubinski ]; then
     if [ ! -f "$data" ]; then
-        echo "SKIP: $data not found (set GC_SHARED_DATA to the folder holding it)"
+        echo "SKIP: $data not found (the Dubinski table is not in the repository:" \
+            "docs/usage.md, \"Data\", says where to get it)"
         exit 77
     fi
     out=$("$bin" --steps 10 -n 8192 --data "$data" --backend cpu 2>&1); rc=$?
@@ -56,6 +57,8 @@ expect 2 "unknown option '--warp' \(see --help\)$" -- --warp
 expect 2 "^galaxy: error: unknown option '--frame'; did you mean --frames\? \(see --help\)$" -- --frame 3
 expect 2 "unknown option '--screnshot=x.png'; did you mean --screenshot\?" -- --screnshot=x.png
 expect 2 "-n expects a whole number" -- -n 0
+expect 2 "^galaxy: error: --follow applies with --headless, without --tour" -- --follow -n 64
+expect 2 "^galaxy: error: --follow applies with --headless, without --tour" -- --headless --follow --tour -n 64
 # -n states the real lower bound of the model chosen (before or after it), in one message.
 expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '3'$" -- -n 3 --steps 1
 expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model mw-m31, got '0'$" -- -n 0 --steps 1

@@ -722,7 +722,7 @@ int main(int argc, char **argv)
     opt.quiet = 1;
     if (gc_backend_create(name, &opt, &be) != GC_OK) {
         if (cuda) {
-            printf("SKIPPED: no usable CUDA device\n");
+            printf("SKIP: no usable CUDA device\n");
             return CHECK_SKIP;
         }
         return 1;

@@ -698,7 +698,7 @@ int main(int argc, char **argv)
     opt.quiet = 1;
     if (gc_backend_create(cuda ? "cuda" : "cpu", &opt, &be) != GC_OK) {
         if (cuda) {
-            printf("SKIP: no usable CUDA device (or a build without CUDA)\n");
+            printf("SKIP: no usable CUDA device\n");
             return CHECK_SKIP;
         }
         CHECK(0);

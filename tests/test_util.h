@@ -34,7 +34,13 @@ static inline const char *tmp_path(const char *name)
     return out;
 }
 
-/* Where the real Dubinski table is looked for: $GC_SHARED_DATA, else ../shared/data. */
+/* Where to get the Dubinski table, for the skip message. */
+#define GC_TEST_DUBINSKI_HELP                                                                \
+    "the Dubinski table is not in the repository: docs/usage.md, \"Data\", says where to " \
+    "get it"
+
+/* Where the real Dubinski table is looked for: $GC_SHARED_DATA (the tests' data folder,
+ * tests/CMakeLists.txt), else ../shared/data. */
 static inline const char *dubinski_wanted(void)
 {
     static char buf[1024];
@@ -62,11 +68,11 @@ static inline int dubinski_part(int argc, char **argv)
     return argc > 1 && strcmp(argv[1], "dubinski") == 0;
 }
 
-/* Says why the Dubinski part cannot run; the status ctest reads as "skipped". */
+/* Says why the Dubinski part cannot run and where to get the file; the status ctest reads
+ * as "skipped". */
 static inline int dubinski_skip(void)
 {
-    printf("SKIP: %s not found (set GC_SHARED_DATA to the folder holding it)\n",
-           dubinski_wanted());
+    printf("SKIP: %s not found (%s)\n", dubinski_wanted(), GC_TEST_DUBINSKI_HELP);
     return 77;
 }
 

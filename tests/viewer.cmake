@@ -41,7 +41,7 @@ else()
   set(gc_has_freetype 0)
 endif()
 set(GC_VIEWER_ENV
-  "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data"
+  "GC_SHARED_DATA=${GC_TEST_DATA_DIR}"
   "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp"
   "GC_TEST_HAS_RECORD=${gc_has_record}"
   "GC_TEST_HAS_FREETYPE=${gc_has_freetype}")
@@ -53,7 +53,7 @@ if(Python3_FOUND)
                    $<TARGET_FILE:galaxy>)
   add_test(NAME test_viewer_no_display
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_no_display.py
-                   $<TARGET_FILE:galaxy>)
+                   $<TARGET_FILE:galaxy> ${PROJECT_SOURCE_DIR})
   # A short headless movie under Mesa, checked with ffprobe and its first, middle and last
   # frames against screenshots of the same frames (viewer/moviecheck.py; skipped without FFmpeg).
   add_test(NAME test_viewer_movie
@@ -63,8 +63,10 @@ if(Python3_FOUND)
   add_test(NAME test_viewer_progress
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_progress.py
                    $<TARGET_FILE:galaxy>)
+  # The time limits here are for a hang: on a loaded 2-core machine (tests side by side with
+  # ctest -j, other builds beside them) these tests took 2 to 4 times as long as alone.
   set_tests_properties(test_viewer_progress PROPERTIES
-    ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 300 SKIP_RETURN_CODE 77)
+    ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 600 SKIP_RETURN_CODE 77)
   # --present's title and time read back from a headless picture at two sizes: in place,
   # dark around, real type (anti-aliased, mixed case) when built with FreeType, else skipped.
   add_test(NAME test_viewer_text_headless

@@ -758,6 +758,11 @@ static enum gc_status check_combinations(struct gc_options *o, int modes)
                      o->params.integrator);
         return GC_ERR_INVALID;
     }
+    if (o->follow && (o->mode != GC_MODE_HEADLESS || o->tour)) {
+        gc_log_error("--follow applies with --headless, without --tour (the tour moves the "
+                     "camera itself; in the window, '3' follows the stars)");
+        return GC_ERR_INVALID;
+    }
     if (o->screenshot && o->mode != GC_MODE_HEADLESS) {
         gc_log_error("--screenshot only applies with --headless (the window uses "
                      "--screenshot-after or the 's' key)");

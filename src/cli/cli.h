@@ -95,6 +95,7 @@ struct gc_options {
     unsigned fps;              /* --fps K: movie frame rate, and headless frame duration 1/K; default 60 */
     int paused;                /* --paused: start paused; headless draws without stepping */
     int tour;                  /* --tour: start the scripted camera tour */
+    int follow;                /* --follow: headless frames framed on their own stars */
     int present;               /* --present: full screen, no cursor, large title and time only */
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
     const char *font;          /* --font FILE: font of the text on screen; NULL (default) = DejaVu

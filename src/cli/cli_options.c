@@ -231,6 +231,9 @@ const struct gc_cli_option gc_cli_options[] = {
      "memory for keyframes, MiB: states kept as the run goes, so that going\n"
      "back restores the nearest one (GPU memory with the CUDA backend); default\n"
      "half of what is free; more than is free is refused"},
+    {"--follow", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(follow), 0, 0, NULL, 0, NULL,
+     "with --headless: frame each picture on the stars it shows (the starting\n"
+     "view's angle, fitted again each frame), not on the stars as they started"},
     {"--present", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,

@@ -7,7 +7,10 @@
 #include <string.h>
 
 /* The signals that ask for a stop. SIGQUIT's default core dump and SIGHUP's, SIGUSR1's and
- * SIGPIPE's silent exit would each leave a .part behind and say nothing. */
+ * SIGPIPE's silent exit would each leave a .part behind and say nothing. SIGUSR1 is also
+ * what MPI launchers pass on to the ranks to let them end on their own (Open MPI 5's
+ * mpiexec ends them itself soon after passing SIGTERM on), and what batch systems send to
+ * ask a job to stop before its time is up. */
 static const struct {
     int sig;
     const char *name;

@@ -59,9 +59,9 @@ static size_t sample(const float *pos4, const uint8_t *tag, size_t n, float *s)
 
 /* Target and distance for the m sampled bodies s at c's angle. Returns 0 when they give no
  * usable distance (all at one point, non-finite positions, no memory). */
-static int fit_samples(struct gc_camera *c, const float *s, size_t m, float aspect)
+static int fit_samples(struct gc_camera *c, const float *s, size_t m, float aspect, float keep)
 {
-    const float lo = 0.5f * (1.0f - GC_CAMERA_FIT_KEEP), hi = 1.0f - lo;
+    const float lo = 0.5f * (1.0f - keep), hi = 1.0f - lo;
     double mass = 0.0, mx[3] = {0, 0, 0}, sum[3] = {0, 0, 0};
     float f[3], r[3], u[3], d = 0.0f, ty = tanf(0.5f * c->fovy);
     float *x = malloc(4 * m * sizeof *x), *y = x + m, *z = y + m, *w = z + m;
@@ -94,7 +94,7 @@ static int fit_samples(struct gc_camera *c, const float *s, size_t m, float aspe
              * which its offset across the view spans that much, in perspective. */
             w[i] = z[i] + fmaxf(fabsf(y[i]), fabsf(x[i]) / aspect) / (GC_CAMERA_FIT_FILL * ty);
         }
-        d = quantile(w, m, GC_CAMERA_FIT_KEEP);
+        d = quantile(w, m, keep);
         if (!(d > 1e-3f) || !isfinite(d) || round == FIT_ROUNDS - 1)
             break;
         /* Centre the box of the bodies' directions from the eye (the picture's box, not the
@@ -120,10 +120,10 @@ static int fit_samples(struct gc_camera *c, const float *s, size_t m, float aspe
 void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
                    float aspect)
 {
-    gc_camera_fit_at(c, 0.6f, 0.5f, pos4, tag, n, aspect);
+    gc_camera_fit_at(c, 0.6f, 0.5f, GC_CAMERA_FIT_KEEP, pos4, tag, n, aspect);
 }
 
-void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, const float *pos4,
+void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, float keep, const float *pos4,
                       const uint8_t *tag, size_t n, float aspect)
 {
     int fitted = 0;
@@ -137,7 +137,7 @@ void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, const float *
         float *s = malloc(4 * sizeof *s * FIT_SAMPLES);
         if (s) {
             size_t m = sample(pos4, tag, n, s);
-            fitted = fit_samples(c, s, m, aspect);
+            fitted = fit_samples(c, s, m, aspect, keep);
             free(s);
         }
         if (!fitted) {

@@ -29,6 +29,10 @@ struct gc_camera {
 #define GC_CAMERA_FIT_KEEP 0.995f
 /* Fraction of the frame's height (or width, whichever binds) those bodies fill. */
 #define GC_CAMERA_FIT_FILL 0.8f
+/* What --follow keeps in the frame: 500 Myr into the collision, the 5% of the stars flung
+ * out farthest are a sparse haze around the tails; keeping them put the tails in the middle
+ * third of the picture. */
+#define GC_CAMERA_FOLLOW_KEEP 0.95f
 
 /* The starting view of n bodies (float4 x, y, z, mass each) in a viewport of the given
  * aspect (width / height; <= 0 means 1), seen from the default angle: frames what is drawn,
@@ -42,8 +46,10 @@ struct gc_camera {
 void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
                    float aspect);
 /* gc_camera_fit seen from yaw and pitch (radians; pitch clamped short of the poles) instead
- * of the default angle. */
-void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, const float *pos4,
+ * of the default angle, keeping the fraction keep of the stars in the frame (not
+ * GC_CAMERA_FIT_KEEP: late in a collision the stars flung out farthest are many more than
+ * at the start). */
+void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, float keep, const float *pos4,
                       const uint8_t *tag, size_t n, float aspect);
 /* Distance at which a sphere holding 95% of the stars (as gc_camera_fit chooses them) about
  * their mean fills c's view with a 15% margin: the scale of the views that frame spheres

@@ -73,6 +73,7 @@ struct gc_app_view {
     struct gc_track track;           /* where the galaxies are (valid when track_ok) */
     int track_ok;
     unsigned track_age;              /* frames since the track was measured */
+    int follow;                      /* --follow (headless): each frame fitted to its stars */
 };
 
 /* Input's (input.c): run control and the mouse. */

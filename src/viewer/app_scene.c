@@ -79,7 +79,8 @@ void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *h
         /* An encounter is built in its sky frame: seen from -y, z up (encounter.h). Far
          * enough for a sphere around the stars too: two galaxies one behind the other at the
          * start would be framed as one, and meet and throw tails well outside that frame. */
-        gc_camera_fit_at(home, -0.5f * PI_F, 0.0f, b->pos, b->tag, b->n, aspect);
+        gc_camera_fit_at(home, -0.5f * PI_F, 0.0f, GC_CAMERA_FIT_KEEP, b->pos, b->tag, b->n,
+                         aspect);
         home->distance = fmaxf(home->distance,
                                gc_camera_sphere_distance(home, b->pos, b->tag, b->n));
     } else {

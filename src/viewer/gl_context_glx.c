@@ -1,9 +1,11 @@
 /* X display and GLX 3.3-core probe run before glutInit, which would exit instead of failing. */
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* program_invocation_name */
 #include "gl_context_glx.h"
 
 #include <GL/glx.h>
 #include <X11/Xlib.h>
+#include <errno.h>
 #include <stdlib.h>
 
 #include "log.h"
@@ -53,10 +55,11 @@ static int can_create_core33(Display *dpy)
     return ok;
 }
 
-/* What runs where there is no display: the README's headless example and a table. */
-#define NO_DISPLAY_HINT                                                          \
-    "Without a display, run 'galaxy --headless --frames 30 --substeps 100 "      \
-    "--screenshot out.png' for a picture (EGL, no window system) or 'galaxy "    \
+/* What runs where there is no display: the README's headless example and a table, named
+ * as this program was started (./build/galaxy in the build tree, galaxy once installed). */
+#define NO_DISPLAY_HINT                                                                  \
+    "Without a display, run '%s --headless --follow -n 12288 --dt 0.025 --frames 24 "        \
+    "--substeps 48 --screenshot out.png' for a picture (EGL, no window system) or '%s "      \
     "--steps 1000' for a table"
 
 enum gc_status gc_glx_probe(int *core33)
@@ -66,12 +69,13 @@ enum gc_status gc_glx_probe(int *core33)
     *core33 = 0;
     if (!name || !*name) {
         gc_log_error("cannot open display: DISPLAY is not set, and the window needs one. "
-                     NO_DISPLAY_HINT);
+                     NO_DISPLAY_HINT, program_invocation_name, program_invocation_name);
         return GC_ERR_GL;
     }
     dpy = XOpenDisplay(name);
     if (!dpy) {
-        gc_log_error("cannot open display '%s' for the window. " NO_DISPLAY_HINT, name);
+        gc_log_error("cannot open display '%s' for the window. " NO_DISPLAY_HINT, name,
+                     program_invocation_name, program_invocation_name);
         return GC_ERR_GL;
     }
     *core33 = can_create_core33(dpy);

@@ -115,6 +115,7 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
         st = gc_app_gl_init(a);
     if (st == GC_OK && opt->tour)
         gc_app_view_set(a, GC_VIEW_TOUR);
+    a->view.follow = opt->follow;
     if (st == GC_OK && opt->record) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, egl.fbo);
         st = gc_app_picture_record(a, opt->record);

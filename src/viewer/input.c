@@ -95,11 +95,20 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16])
 {
     struct gc_app_view *v = &a->view;
     const int w = a->picture.fb_w, h = a->picture.fb_h;
-    if (gc_director_following(&v->director))
-        update_track(a, 0);
-    v->track_age++;
-    gc_director_update(&v->director, v->track_ok ? &v->track : NULL, gc_sim_time_myr(a->sim),
-                       a->frames.dt, &v->camera);
+    if (v->follow) {
+        /* Framed as the home view is, from the angle it has now, on the stars this frame
+         * shows: a headless picture late in a run keeps its tails, which the stars as they
+         * started do not reach. */
+        if (gc_sim_download(a->sim, &a->scratch) == GC_OK)
+            gc_camera_fit_at(&v->camera, v->camera.yaw, v->camera.pitch, GC_CAMERA_FOLLOW_KEEP,
+                             a->scratch.pos, a->scratch.tag, a->scratch.n, window_aspect(a));
+    } else {
+        if (gc_director_following(&v->director))
+            update_track(a, 0);
+        v->track_age++;
+        gc_director_update(&v->director, v->track_ok ? &v->track : NULL,
+                           gc_sim_time_myr(a->sim), a->frames.dt, &v->camera);
+    }
     gc_camera_view(&v->camera, view);
     gc_camera_projection(&v->camera, (float)w / (float)(h > 0 ? h : 1), proj);
 }

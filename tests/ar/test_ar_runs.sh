@@ -27,6 +27,7 @@ run() { # name bound args...
         echo "FAIL $name: |dE/E| = $4 > $bound"; fail=1
     fi
     GROUPS_LINE=$(groups_line "$out")
+    ENDS=$(grep '^galaxy: t = .*: the group of bodies' "$out")
     LAST_P=$5
     LAST_L=$6
     rm -f "$out"
@@ -102,6 +103,11 @@ if ! awk -v p="$LAST_P" 'BEGIN { exit !(p <= 1e-8) }'; then
 fi
 if ! echo "$GROUPS_LINE" | grep -q 'groups 1 (2 bodies), formed 3, dissolved 2'; then
     echo "FAIL escape from a binary: the escaper should have left the group: $GROUPS_LINE"
+    fail=1
+fi
+# The log says when the group ended and who left it.
+if [ "$ENDS" != "galaxy: t = 1: the group of bodies 0, 1, 2 ends: body 2 (mass 1) leaves it; bodies 0, 1 go on as a group" ]; then
+    echo "FAIL escape from a binary: the log should name the escaper and the group's end: '$ENDS'"
     fail=1
 fi
 

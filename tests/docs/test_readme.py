@@ -34,10 +34,11 @@ def setup(src):
     check(view == ["scripts/install-deps", configure, build, "./build/galaxy"],
           "1st block installs, configures, builds, starts the viewer: %s" % view)
     check(test == ["scripts/install-deps test", configure, build,
-                   "ctest --test-dir build --output-on-failure"],
-          "2nd block installs (test group), configures, builds, runs ctest: %s" % test)
-    check(blocks[2].strip() == ("./build/galaxy --headless --frames 30 --substeps 100 "
-                                "--screenshot out.png"),
+                   "ctest --test-dir build -j$(nproc) --output-on-failure"],
+          "2nd block installs (test group), configures, builds, runs ctest, one test per "
+          "core: %s" % test)
+    check(blocks[2].strip() == ("./build/galaxy --headless --follow -n 12288 --dt 0.025 "
+                                "--frames 24 --substeps 48 --screenshot out.png"),
           "3rd block is the picture without a display: %r" % blocks[2].strip())
     # Right after the first command: what its last step does without a display.
     after = readme.split(blocks[0], 1)[1].split("```", 2)[1]
@@ -57,6 +58,31 @@ def setup(src):
     # ... and keeps no copy of it that could drift.
     for line in (configure, build, "ctest --test-dir build "):
         check(line not in ci, ".ci/run has no own copy of '%s'" % line.strip())
+
+
+def skip_reasons(src):
+    """tests/skip_reasons.sh, which ctest runs after the tests, on a log of the form ctest
+    writes while it runs (LastTest.log.tmp): each skipped test's last 'SKIP: ' line, tests
+    grouped by reason; nothing of a test that passed with a note."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as build:
+        logs = os.path.join(build, "Testing", "Temporary")
+        os.makedirs(logs)
+        entries = (("test_a", "checking\nSKIP: no usable CUDA device"),
+                   ("test_b", "SKIP (a part): not here\n3 passed, 0 failed"),
+                   ("test_c", "SKIP: no usable CUDA device\n"),
+                   ("test_d", "a line\nSKIP: data.tab not found (get it)"))
+        with open(os.path.join(logs, "LastTest.log.tmp"), "w") as f:
+            for k, (name, out) in enumerate(entries, 1):
+                f.write("%d/4 Testing: %s\n%d/4 Test: %s\nCommand: \"x\"\nOutput:\n%s\n%s\n"
+                        "<end of output>\nTest time =   0.01 sec\n%s\nTest Passed.\n\n"
+                        % (k, name, k, name, "-" * 58, out, "-" * 58))
+        got = subprocess.run(["sh", os.path.join(src, "tests", "skip_reasons.sh"), build],
+                             capture_output=True, text=True, timeout=30)
+    want = ("Why tests were skipped:\n  no usable CUDA device: test_a, test_c\n"
+            "  data.tab not found (get it): test_d\n")
+    check(got.returncode == 0 and got.stdout == want,
+          "tests/skip_reasons.sh prints the reasons of skipped tests only: %r" % got.stdout)
 
 
 def help_options(galaxy):
@@ -96,6 +122,7 @@ def options(src, galaxy):
 
 if sys.argv[1] == "setup":
     setup(sys.argv[2])
+    skip_reasons(sys.argv[2])
 else:
     options(sys.argv[2], sys.argv[3])
 print("%s" % ("FAILED" if checks.failures else "all checks passed"))

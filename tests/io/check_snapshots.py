@@ -16,7 +16,7 @@ try:
     import h5py
     import numpy as np
 except ImportError as e:
-    print(f"skipped: {e} (needs h5py and numpy)")
+    print(f"SKIP: {e} (needs h5py and numpy)")
     sys.exit(77)
 
 from snapshot_checks import G_CGS, MSUN_G, UL, UM, UT, UV, check, finish  # noqa: E402

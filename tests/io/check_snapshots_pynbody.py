@@ -18,7 +18,7 @@ try:
     import numpy as np
     import pynbody
 except ImportError as e:
-    print(f"skipped: {e} (needs pynbody: pip install pynbody)")
+    print(f"SKIP: {e} (needs pynbody: pip install pynbody)")
     sys.exit(77)
 
 from snapshot_checks import MSUN_G, UL, UM, UT, check, finish  # noqa: E402

@@ -14,6 +14,6 @@ for py in python3 /usr/bin/python3; do
         exec "$py" "$here/$script" "$@"
     fi
 done
-echo "skipped: no python3 with $modules (Debian: python3-h5py; pynbody: pip install pynbody," \
+echo "SKIP: no python3 with $modules (Debian: python3-h5py; pynbody: pip install pynbody," \
     "in a virtual environment)"
 exit 77

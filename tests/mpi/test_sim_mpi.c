@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     if (gc_comm_create_world(&argc, &argv, &comm) != GC_OK)
         return 1;
     if (comm->size < 2) {
-        fprintf(stderr, "test_sim_mpi: run it under mpiexec with 2 or more ranks\n");
+        printf("SKIP: run it under mpiexec with 2 or more ranks\n");
         gc_comm_destroy(comm);
         return CHECK_SKIP;
     }

@@ -1,6 +1,7 @@
 # --headless renders through EGL with no X server: image has bodies where expected, is repeatable.
 # SPDX-License-Identifier: MIT
 import os
+import random
 import re
 import subprocess
 import sys
@@ -151,6 +152,36 @@ if os.path.exists(path):
     lc = imgcheck.lit_fraction(img, imgcheck.region(img, 0.3, 0.3, 0.7, 0.7))
     check(lc > 0.02 and lc >= imgcheck.lit_fraction(img),
           "the cluster fills the middle of the view (%.3f lit)" % lc)
+
+# --follow frames each picture on the stars it shows, not on the stars as they started: a
+# ball of 256 light stars that drifts 8 of its radii sideways leaves the starting view (the
+# control: nothing lit) and stays centred and framed with --follow.
+drift = os.path.join(tmp, "headless_drift.tab")
+rng = random.Random(5)
+with open(drift, "w") as f:
+    n = 0
+    while n < 256:
+        x, y, z = (rng.uniform(-1.0, 1.0) for _ in range(3))
+        if x * x + y * y + z * z <= 1.0:
+            f.write("1e-6 %.6f %.6f %.6f 10 0 0\n" % (x, y, z))
+            n += 1
+shots = {}
+for follow in ([], ["--follow"]):
+    path = os.path.join(tmp, "headless_drift%s.png" % "".join(follow).replace("-", "_"))
+    p = subprocess.run([galaxy, "--headless", "--backend", "cpu", "--data", drift, "--frames",
+                        "5", "--substeps", "10", "--dt", "0.02", "--size", "320x200",
+                        "--screenshot", path] + follow, env=env, capture_output=True,
+                       text=True, timeout=120)
+    sys.stdout.write(p.stderr)
+    ok = sanitizer.effective_returncode(p.returncode, p.stderr) == 0 and os.path.exists(path)
+    shots[bool(follow)] = imgcheck.read_png(path) if ok else None
+check(shots[False] is not None and imgcheck.lit_fraction(shots[False]) < 0.001,
+      "the starting view no longer shows the drifted stars (%.4f lit)"
+      % (imgcheck.lit_fraction(shots[False]) if shots[False] else -1))
+box = imgcheck.lit_box(shots[True]) if shots[True] else None
+check(box is not None and abs((box[0] + box[2]) / 2 - 160) < 16 and
+      abs((box[1] + box[3]) / 2 - 100) < 10 and box[3] - box[1] >= 100,
+      "--follow frames them where they are: centred, over half the height (lit box %s)" % (box,))
 
 # Pictures drawn by CUDA kernels need the CUDA backend: asked for on the CPU backend, a
 # clear error and exit 2 before anything is drawn.

@@ -3,8 +3,54 @@
 #include "hermite_groups_split.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "log.h"
+
+/* Appends "0, 1, 2" (the bodies of slots whose part root is r; r < 0: every one) to buf. */
+static void list_bodies(char *buf, size_t cap, const int *slots, int *par, int k, int r)
+{
+    const char *sep = "";
+    for (int a = 0; a < k; a++)
+        if (r < 0 || gc_hermite_groups_root(par, a) == r) {
+            const size_t len = strlen(buf);
+            snprintf(buf + len, cap - len, "%s%d", sep, slots[a]);
+            sep = ", ";
+        }
+}
+
+/* Says in the log where a group ended and which bodies left it: an escape shows in a
+ * run's log when it happens (the Pythagorean problem's body of mass 3, say). */
+static void log_split(const struct gc_hermite_groups *g, const int *slots, int *par, int k,
+                      int64_t t)
+{
+    char all[256] = "", parts[1024] = "";
+    list_bodies(all, sizeof all, slots, par, k, -1);
+    /* The bodies that leave alone first, then the parts that stay groups. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < k; r++) {
+            int np = 0;
+            size_t len = strlen(parts);
+            if (gc_hermite_groups_root(par, r) != r)
+                continue;
+            for (int a = 0; a < k; a++)
+                np += gc_hermite_groups_root(par, a) == r;
+            if ((np == 1) != (pass == 0))
+                continue;
+            if (np == 1) {
+                snprintf(parts + len, sizeof parts - len, "%sbody %d (mass %.6g) leaves it",
+                         len ? "; " : "", slots[r], g->m[slots[r]]);
+                continue;
+            }
+            snprintf(parts + len, sizeof parts - len, "%sbodies ", len ? "; " : "");
+            list_bodies(parts, sizeof parts, slots, par, k, r);
+            len = strlen(parts);
+            snprintf(parts + len, sizeof parts - len, " go on as a group");
+        }
+    gc_log_info("t = %.6g: the group of bodies %s ends: %s", (double)t * g->tick, all, parts);
+}
 
 /* Each part's mean square radius about its centre (ps, at roots of par), at least what
  * its orbit reaches: a bound part's members swing out to about twice a = sum m_i m_j /
@@ -125,6 +171,7 @@ enum gc_status gc_hermite_groups_split(struct gc_hermite_groups *g, struct group
         struct group old = *gr;
         int slots[GC_AR_MAX_BODIES];
         memcpy(slots, old.slot, (size_t)k * sizeof *slots);
+        log_split(g, slots, par, k, t);
         gc_ar_destroy(old.ar);
         free(old.slot);
         free(old.off);

@@ -5,7 +5,7 @@
 
 /* Private to src/models: model_galaxy.c places and assembles the galaxies it samples. */
 #include "bodies.h"
-#include "model_galaxy.h"
+#include "model_galaxy_params.h"
 #include "rng.h"
 #include "status.h"
 

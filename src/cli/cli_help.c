@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_table.h"
+#include "cli_options.h"
 
 /* What the window does with the mouse and keys, after the Window options in --help. */
 static const char window_keys[] =

@@ -1,11 +1,17 @@
-/* The table of command-line options: each option's name, value, range, programs, field and help text. */
+/* The table of command-line options (each option's name, value, range, programs, field and help text), finding an option in it and storing a value by it. */
 /* SPDX-License-Identifier: MIT */
-#include "cli_table.h"
+#include "cli_options.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "bodies.h"
+#include "cli_values.h"
 #include "force.h"
+#include "log.h"
 #include "scenario.h"
 #include "tree_formulas.h"
 
@@ -264,3 +270,98 @@ const struct gc_cli_option gc_cli_options[] = {
      NULL},
 };
 const size_t gc_cli_noptions = sizeof gc_cli_options / sizeof gc_cli_options[0];
+
+/* ---- finding options and storing their values ---- */
+
+const struct gc_cli_option *gc_cli_find(const char *name)
+{
+    for (size_t k = 0; k < gc_cli_noptions; k++)
+        if (strcmp(name, gc_cli_options[k].name) == 0 ||
+            (gc_cli_options[k].alias && strcmp(name, gc_cli_options[k].alias) == 0))
+            return &gc_cli_options[k];
+    return NULL;
+}
+
+enum gc_status gc_cli_check_number(const char *name, double v, const char *from)
+{
+    const struct gc_cli_option *op = gc_cli_find(name);
+    if (!op || (isfinite(v) && v >= op->lo && v <= op->hi))
+        return GC_OK;
+    gc_log_error("%s: %s %g is out of range (%s takes %g to %g)", from, name + 2, v, name, op->lo,
+                 op->hi);
+    return GC_ERR_INVALID;
+}
+
+int gc_cli_given(const struct gc_options *o, const char *name)
+{
+    const struct gc_cli_option *op = gc_cli_find(name);
+    const size_t k = op ? (size_t)(op - gc_cli_options) : 128;
+    return k < 128 && (o->given[k / 64] >> (k % 64) & 1);
+}
+
+/* Stores val (NULL for options without one) into the option's field; messages name the
+ * option as the user typed it (`typed`). */
+static enum gc_status store(struct gc_options *o, const struct gc_cli_option *op, const char *typed,
+                            const char *val)
+{
+    char *field = (char *)o + op->offset;
+    unsigned long long u;
+    double d;
+    switch (op->kind) {
+    case GC_OPT_FLAG: *(int *)field = 1; return GC_OK;
+    case GC_OPT_MODE: o->mode = op->mode; return GC_OK;
+    case GC_OPT_CUSTOM: return op->custom(o, typed, val);
+    case GC_OPT_STRING:
+        if (!*val) {
+            gc_log_error("%s needs a non-empty value", typed);
+            return GC_ERR_INVALID;
+        }
+        *(const char **)field = val;
+        return GC_OK;
+    case GC_OPT_CHOICE:
+        if (!gc_cli_is_choice(op->choices, val)) {
+            if (typed[0] == '-')
+                gc_log_error("unknown %s '%s'; available: %s", op->name + 2, val, op->choices);
+            else
+                gc_log_error("%s: unknown value '%s'; available: %s", typed, val, op->choices);
+            return GC_ERR_INVALID;
+        }
+        *(const char **)field = val;
+        return GC_OK;
+    case GC_OPT_U64:
+        if (!gc_cli_parse_whole(typed, val, 0, ULLONG_MAX, &u))
+            return GC_ERR_INVALID;
+        *(uint64_t *)field = u;
+        return GC_OK;
+    case GC_OPT_UINT: case GC_OPT_INT: case GC_OPT_SIZE:
+        if (!gc_cli_parse_whole(typed, val, (unsigned long long)op->lo, (unsigned long long)op->hi,
+                         &u))
+            return GC_ERR_INVALID;
+        if (op->kind == GC_OPT_UINT)
+            *(unsigned *)field = (unsigned)u;
+        else if (op->kind == GC_OPT_INT)
+            *(int *)field = (int)u;
+        else
+            *(size_t *)field = (size_t)u;
+        return GC_OK;
+    case GC_OPT_FLOAT: case GC_OPT_DOUBLE:
+        if (!gc_cli_parse_number(typed, val, op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->lo, 0) : op->lo,
+                          op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->hi, 1) : op->hi, &d))
+            return GC_ERR_INVALID;
+        if (op->kind == GC_OPT_FLOAT)
+            *(float *)field = (float)d;
+        else
+            *(double *)field = d;
+        return GC_OK;
+    }
+    return GC_ERR_INVALID;
+}
+
+enum gc_status gc_cli_apply(struct gc_options *o, const struct gc_cli_option *op,
+                            const char *typed, const char *val)
+{
+    const size_t k = (size_t)(op - gc_cli_options);
+    if (k < 128)
+        o->given[k / 64] |= (uint64_t)1 << (k % 64);
+    return store(o, op, typed, val);
+}

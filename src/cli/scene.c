@@ -1,6 +1,6 @@
 /* Scenes: a run's setup as an INI file of option values, read with libinih and written back. */
 /* SPDX-License-Identifier: MIT */
-#include "cli.h"
+#include "scene.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <ini.h>
 #endif
 
-#include "cli_table.h"
+#include "cli_options.h"
 #include "log.h"
 #include "scenario.h"
 #include "units.h"

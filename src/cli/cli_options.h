@@ -1,11 +1,11 @@
-/* The table of command-line options that cli.c parses and cli_help.c lists (private to src/cli). */
+/* The table of command-line options that cli.c parses, scene.c reads and cli_help.c lists, and storing a value by it (private to src/cli). */
 /* SPDX-License-Identifier: MIT */
-#ifndef GC_CLI_TABLE_H
-#define GC_CLI_TABLE_H
+#ifndef GC_CLI_OPTIONS_H
+#define GC_CLI_OPTIONS_H
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "options.h"
 #include "status.h"
 
 /* How an option's value is stored. */
@@ -53,21 +53,6 @@ struct gc_cli_option {
 extern const struct gc_cli_option gc_cli_options[];
 extern const size_t gc_cli_noptions;
 extern const char *const gc_cli_section_title[GC_SEC_COUNT];
-
-/* Parsers of the GC_OPT_CUSTOM options (cli.c): val into o, or one message naming opt
- * (the option as typed) and GC_ERR_INVALID. */
-enum gc_status gc_cli_set_bodies(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_size(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_exposure(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_start_at(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_dt(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_mass_ratio(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_pericentre(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_separation(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_disk(struct gc_options *o, const char *opt, const char *val);
-enum gc_status gc_cli_set_camera(struct gc_options *o, const char *opt, const char *val);
 
 /* The option called name ("--seed", "-n"), or NULL. */
 const struct gc_cli_option *gc_cli_find(const char *name);

@@ -99,6 +99,9 @@ struct gc_backend_options {
     int device;       /* CUDA: device index; default 0 */
     int no_interop;   /* CUDA: 1 = never register GL buffers, copy through the host */
     int quiet;        /* 1 = do not log which backend was chosen */
+    const char *cpu_isa; /* CPU: the force loops' instruction set, "avx512", "avx2" or
+                          * "portable"; NULL = the environment's GC_CPU_ISA, else the
+                          * widest this CPU runs */
 };
 
 /* Creates a backend by name: "cpu", "cuda" or "auto" (CUDA when a usable device exists,

@@ -46,10 +46,21 @@ static inline void pair(vf dx, vf dy, vf dz, vf m, vf eps2, vf *ax, vf *ay, vf *
     }
 }
 
-/* One tile of bodies i (their lanes in xi, yi, zi, nv vectors) against every j: the sums of
- * each lane in acc (3 x TILE_LANES doubles; with pot only the first). The i lanes are the
- * vector, each j is broadcast: IV vectors of i share one j's loads. */
-static inline void tile(const struct cpu_soa *s, const float *xi, const float *yi,
+/* a with lane k set to zero. */
+static inline vf zero_lane(vf a, size_t k)
+{
+    float t[VW];
+    v_store(t, a);
+    t[k] = 0.0f;
+    return v_load(t);
+}
+
+/* One tile of bodies i0, i0 + 1, ... (their lanes in xi, yi, zi, nv vectors) against every
+ * j: the sums of each lane in acc (3 x TILE_LANES doubles; with pot only the first). The i
+ * lanes are the vector, each j is broadcast: IV vectors of i share one j's loads. Forces
+ * take the self-pair as it comes (it adds zero); the potential leaves it out, lane by lane:
+ * its m / eps would otherwise sit in the float sums beside terms ~40 times smaller. */
+static inline void tile(const struct cpu_soa *s, size_t i0, const float *xi, const float *yi,
                         const float *zi, size_t nv, float eps2, double *acc, const int pot)
 {
     const vf e2 = v_set1(eps2), zero = v_set1(0.0f);
@@ -66,9 +77,12 @@ static inline void tile(const struct cpu_soa *s, const float *xi, const float *y
             for (size_t j = j0; j < j1; j++) {
                 const vf xj = v_set1(s->x[j]), yj = v_set1(s->y[j]), zj = v_set1(s->z[j]),
                          mj = v_set1(s->m[j]);
-                for (int u = 0; u < IV; u++)
-                    pair(v_sub(xj, x[u]), v_sub(yj, y[u]), v_sub(zj, z[u]), mj, e2, &ax[u],
-                         &ay[u], &az[u], &p[u], pot);
+                for (int u = 0; u < IV; u++) {
+                    const size_t self = j - i0 - (v + u) * VW; /* i = j in this lane */
+                    pair(v_sub(xj, x[u]), v_sub(yj, y[u]), v_sub(zj, z[u]),
+                         pot && self < VW ? zero_lane(mj, self) : mj, e2, &ax[u], &ay[u],
+                         &az[u], &p[u], pot);
+                }
             }
             for (int u = 0; u < IV; u++) {
                 double *d = acc + (v + u) * VW;
@@ -105,7 +119,7 @@ static void allpairs_accel(const struct cpu_soa *s, size_t i0, size_t i1, float 
     float xi[TILE_LANES], yi[TILE_LANES], zi[TILE_LANES];
     double acc[3 * TILE_LANES] = {0};
     const size_t nv = gather(s, i0, i1, xi, yi, zi);
-    tile(s, xi, yi, zi, nv, eps2, acc, 0);
+    tile(s, i0, xi, yi, zi, nv, eps2, acc, 0);
     for (size_t k = 0; k < i1 - i0; k++) {
         ax[k] = (float)acc[k];
         ay[k] = (float)acc[TILE_LANES + k];
@@ -118,18 +132,9 @@ static double allpairs_potential(const struct cpu_soa *s, size_t i0, size_t i1, 
     float xi[TILE_LANES], yi[TILE_LANES], zi[TILE_LANES];
     double acc[3 * TILE_LANES] = {0}, w = 0.0;
     const size_t nv = gather(s, i0, i1, xi, yi, zi);
-    /* The j = i term as the loop added it (r^2 = eps^2 exactly, the same root, and the
-     * product m / eps rounded where the loop rounds it): taking out exactly that leaves no
-     * trace of those roundings, which would be the same for every body of one mass and add
-     * up to ~1e-7 of W. */
-    float self[VW];
-    v_store(self, v_rsqrt(v_set1(eps2)));
-    tile(s, xi, yi, zi, nv, eps2, acc, 1);
-    for (size_t k = 0; k < i1 - i0; k++) {
-        const float m = s->m[i0 + k];
-        const double term = V_FUSED ? (double)m * self[0] : (double)(m * self[0]);
-        w += (double)m * (acc[k] - term);
-    }
+    tile(s, i0, xi, yi, zi, nv, eps2, acc, 1);
+    for (size_t k = 0; k < i1 - i0; k++)
+        w += (double)s->m[i0 + k] * acc[k];
     return w;
 }
 
@@ -249,7 +254,7 @@ static void tree_fates(const struct cpu_cell_tests *s, size_t first, int k, cons
     for (int f = 0; f < GC_CPU_FATES; f++)
         fate[f] = 0;
     for (int v = 0; v < k; v += VW) {
-        const unsigned lanes = (k - v >= 32 ? ~0u : (1u << (k - v)) - 1u) << v;
+        const unsigned lanes = ((1u << (k - v < VW ? k - v : VW)) - 1u) << v;
         const vf x = v_sub(v_load(s->x + first + v), cx), y = v_sub(v_load(s->y + first + v), cy),
                  z = v_sub(v_load(s->z + first + v), cz), r2 = v_load(s->ropen2 + first + v);
         const vf dx = v_max0(v_sub(v_abs(x), hx)), dy = v_max0(v_sub(v_abs(y), hy)),

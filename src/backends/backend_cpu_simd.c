@@ -49,10 +49,11 @@ enum gc_status gc_cpu_kernels_choose(const char *request, const struct cpu_kerne
                      "instructions, or the operating system does not enable them)", request);
         return GC_ERR_UNSUPPORTED;
     }
-    gc_log_error("cpu backend: unknown instruction set '%s'; known: auto, "
-#if defined(GC_CPU_X86)
-                 "avx512, avx2, "
-#endif
+    if (strcmp(request, "avx512") == 0 || strcmp(request, "avx2") == 0) {
+        gc_log_error("cpu backend: this build has no '%s' loops (they are x86-64's)", request);
+        return GC_ERR_UNSUPPORTED;
+    }
+    gc_log_error("cpu backend: unknown instruction set '%s'; known: auto, avx512, avx2, "
                  "portable", request);
     return GC_ERR_INVALID;
 }

@@ -45,7 +45,6 @@ static inline vf v_abs(vf a) { return _mm512_abs_ps(a); }
 /* bit k set where a[k] > b[k] (false for NaN) */
 static inline unsigned v_gt(vf a, vf b) { return (unsigned)_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 #define V_ISA "avx512"
-#define V_FUSED 1 /* v_fma rounds once */
 /* Executed flops of v_rsqrt, an FMA counted two: estimate 1, step 2 + 1 + 1 + 1. */
 #define V_RSQRT_FLOPS 6
 
@@ -94,7 +93,6 @@ static inline unsigned v_gt(vf a, vf b)
     return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GT_OQ));
 }
 #define V_ISA "avx2"
-#define V_FUSED 1
 /* estimate 1, second-order step 1 + 2 + 2 + 1 + 2 */
 #define V_RSQRT_FLOPS 9
 
@@ -149,7 +147,6 @@ static inline unsigned v_gt(vf a, vf b)
     return m;
 }
 #define V_ISA "portable"
-#define V_FUSED 0
 /* square root and division */
 #define V_RSQRT_FLOPS 2
 #endif

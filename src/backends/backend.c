@@ -233,6 +233,11 @@ int gc_backend_host_threads(const struct gc_backend *b)
     return b && b->threads > 0 ? b->threads : omp_get_max_threads();
 }
 
+size_t gc_backend_tree_above(const struct gc_backend *b)
+{
+    return b ? b->iface->tree_above : 0;
+}
+
 int gc_backend_is_device(const struct gc_backend *b)
 {
     return b && (b->iface->caps & GC_BACKEND_DEVICE) != 0;

@@ -47,6 +47,9 @@ struct gc_force_params {
 struct gc_backend_iface {
     const char *name; /* "cpu", "cuda" */
     unsigned caps;    /* GC_BACKEND_* bits */
+    size_t tree_above; /* --force auto takes the tree above this many bodies here: where it
+                        * is clearly faster than all pairs on this backend; 0 = the force
+                        * layer's default */
     enum gc_status (*upload)(struct gc_backend *b, const struct gc_bodies *src);
     enum gc_status (*download)(struct gc_backend *b, struct gc_bodies *dst); /* pos + vel */
     /* recompute a from x with the given method (GC_ERR_UNSUPPORTED: not on this backend) */
@@ -142,6 +145,8 @@ const char *gc_backend_device_name(const struct gc_backend *b);
 /* The host threads a caller's own parallel work beside this backend may use: the
  * options' threads (--threads), else the OpenMP default. Always >= 1. */
 int gc_backend_host_threads(const struct gc_backend *b);
+/* The backend's tree_above (0: none of its own). */
+size_t gc_backend_tree_above(const struct gc_backend *b);
 /* 1 when the backend is an accelerator (GC_BACKEND_DEVICE). */
 int gc_backend_is_device(const struct gc_backend *b);
 /* The backend's table for `table`, or NULL (the typed lookups of the other headers use it). */

@@ -259,6 +259,10 @@ static const void *cpu_lookup(const struct gc_backend *b, int table)
 static const struct gc_backend_iface cpu_iface = {
     .name = "cpu",
     .caps = 0,
+    /* One core's tree overtakes its all pairs at ~3,000 bodies and runs twice as fast from
+     * 8,192 (BENCHMARKS.md, "The CPU backend"): above that, exact forces cost more than a
+     * talk can wait for. */
+    .tree_above = 8192,
     .upload = cpu_upload,
     .download = cpu_download,
     .accel = cpu_accel,

@@ -84,8 +84,8 @@ const struct gc_cli_option gc_cli_options[] = {
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"
      "quadrupoles, for millions of bodies) or auto (default: the tree above\n"
-     "262144 bodies with the leapfrog, all pairs otherwise; Hermite always\n"
-     "uses all pairs)"},
+     "262144 bodies on a GPU and 8192 on the CPU with the leapfrog, all pairs\n"
+     "otherwise; Hermite always uses all pairs)"},
     {"--theta", NULL, "T", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.theta), GC_TREE_THETA_MIN,
      GC_TREE_THETA_MAX, NULL, 0, NULL,
      "tree opening angle (default 0.5): smaller is more accurate and slower;\n"

@@ -5,6 +5,8 @@ gc_add_test(test_physics test_physics.c)
 gc_add_test(test_cli test_cli.c)
 # The CPU backend's vector loops: every instruction set against float64 and the portable ones.
 gc_add_test(test_backend_cpu test_backend_cpu.c)
+# The window's size without a GPU, from step costs and from steps timed here.
+gc_add_test(test_sizing test_sizing.c)
 # The tree force method on the CPU: accuracy, hard cases, rank splits, reversibility, energy.
 gc_add_test(test_tree test_tree.c)
 find_package(OpenMP REQUIRED COMPONENTS C)

@@ -31,19 +31,17 @@ static enum gc_status create(const char *name, const struct gc_backend_options *
         quiet.quiet = 1;
         st = gc_backend_cuda_create(&quiet, out);
         if (st == GC_OK) {
-            if (!opt->quiet)
-                gc_log_info("backend: cuda on %s (auto: a usable CUDA device was found)",
-                            gc_backend_device_name(*out));
+            (*out)->chosen = "auto: a usable CUDA device was found";
             return GC_OK;
         }
         st = gc_backend_cpu_create(opt, out);
-        if (st == GC_OK && !opt->quiet)
-            gc_log_info("backend: cpu (auto: no usable CUDA device; --backend cuda says why)");
+        if (st == GC_OK)
+            (*out)->chosen = "auto: no usable CUDA device; --backend cuda says why";
         return st;
 #else
         st = gc_backend_cpu_create(opt, out);
-        if (st == GC_OK && !opt->quiet)
-            gc_log_info("backend: cpu (auto: this build has no CUDA support)");
+        if (st == GC_OK)
+            (*out)->chosen = "auto: this build has no CUDA support";
         return st;
 #endif
     }
@@ -74,7 +72,20 @@ enum gc_status gc_backend_create(const char *name, const struct gc_backend_optio
     st = create(name, opt, out);
     if (st == GC_OK)
         (*out)->threads = opt->threads;
+    if (st == GC_OK && !opt->quiet)
+        gc_backend_say_choice(*out);
     return st;
+}
+
+void gc_backend_say_choice(const struct gc_backend *b)
+{
+    if (!b->chosen)
+        return;
+    if (gc_backend_is_device(b))
+        gc_log_info("backend: %s on %s (%s)", gc_backend_name(b), gc_backend_device_name(b),
+                    b->chosen);
+    else
+        gc_log_info("backend: %s (%s)", gc_backend_name(b), b->chosen);
 }
 
 void gc_backend_destroy(struct gc_backend *b)

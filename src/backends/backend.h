@@ -94,6 +94,7 @@ struct gc_backend {
     size_t i0, i1;  /* the range this process owns; [0, n) after an upload */
     int threads;    /* host threads for work done beside the backend's own (--threads);
                      * 0 = the OpenMP default; set by gc_backend_create */
+    const char *chosen; /* why "auto" took this backend ("auto: ..."); NULL = asked by name */
 };
 
 /* Options for gc_backend_create; zero-initialise and set what you need. */
@@ -113,6 +114,9 @@ struct gc_backend_options {
 enum gc_status gc_backend_create(const char *name, const struct gc_backend_options *opt,
                                  struct gc_backend **out);
 void gc_backend_destroy(struct gc_backend *b);
+/* The line gc_backend_create logs unless quiet: which backend "auto" took and why (nothing
+ * for a backend asked by name). */
+void gc_backend_say_choice(const struct gc_backend *b);
 /* Comma-separated list of backends compiled into this build, e.g. "cpu, cuda". */
 const char *gc_backend_available(void);
 

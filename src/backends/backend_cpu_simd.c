@@ -45,6 +45,8 @@ enum gc_status gc_cpu_kernels_choose(const char *request, const struct cpu_kerne
             *out = sets[k];
             return GC_OK;
         }
+        if (any)
+            continue; /* the next narrower set; the portable loops run everywhere */
         gc_log_error("cpu backend: this CPU does not run the '%s' loops (it lacks the "
                      "instructions, or the operating system does not enable them)", request);
         return GC_ERR_UNSUPPORTED;

@@ -1,6 +1,6 @@
 # Viewer tests: the view maths (gc_view, no GL context), and the real binary under Xvfb + Mesa
 # (window) or EGL (headless).
-foreach(t test_camera test_exposure test_pacer test_director)
+foreach(t test_camera test_exposure test_pacer test_director test_picture_profile)
   gc_add_test(${t} ${t}.c)
   target_link_libraries(${t} PRIVATE gc_view)
 endforeach()

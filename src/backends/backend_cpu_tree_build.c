@@ -96,6 +96,9 @@ nomem:
 
 /* ---- keys and the sort ---- */
 
+/* Bodies sorted by one thread: a pass over fewer takes less than its two barriers. */
+#define SMALL_SORT 16384
+
 /* Stable least-significant-digit radix sort of order[0..n) by key, 8 bits a pass, each pass
  * split over the threads by ranges of the input (a thread's counts give its bodies' places):
  * equal keys keep their order, the bodies' indices, as the GPU's sort keeps them. Digits
@@ -107,7 +110,7 @@ static void radix_sort(struct cpu_tree *t, long n, uint64_t varying, int threads
         size_t *hist = t->hist;
         if (!((varying >> shift) & 0xffu))
             continue;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (n > SMALL_SORT)
         {
 #ifdef _OPENMP
             const int me = omp_get_thread_num(), all = omp_get_num_threads();
@@ -180,6 +183,11 @@ static void sort_bodies(struct cpu_ctx *c, int threads)
 }
 
 /* ---- the cells ---- */
+
+/* Generations of at most this many cells are built by one thread: their work is a few
+ * microseconds, less than waking the others, and each parallel loop ends on a barrier that
+ * waits for a thread which another process may have taken off its core. */
+#define SMALL_GEN 1024
 
 /* First index in [b, e) whose digit at `level` is >= v (the digits there are sorted). */
 static int32_t lower_digit(const struct keyed *o, int32_t b, int32_t e, int level, int v)
@@ -265,7 +273,7 @@ static enum gc_status build(struct cpu_tree *t, size_t n, int threads)
     while (g0 < g1 && st == GC_OK) {
         size_t next = g1;
         t->gen[t->gens++] = (int32_t)g0;
-#pragma omp parallel for schedule(static) num_threads(threads) \
+#pragma omp parallel for schedule(static) num_threads(threads) if (g1 - g0 > SMALL_GEN) \
     reduction(+ : leaves, leaf_bodies)
         for (long c = (long)g0; c < (long)g1; c++) {
             struct node *nd = &t->node[c];
@@ -287,7 +295,7 @@ static enum gc_status build(struct cpu_tree *t, size_t n, int threads)
         st = grow_nodes(t, next);
         if (st != GC_OK)
             break;
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(threads) if (g1 - g0 > SMALL_GEN)
         for (long c = (long)g0; c < (long)g1; c++) {
             int32_t cut[9];
             const struct node *nd = &t->node[c];
@@ -381,7 +389,8 @@ static void find_groups(struct cpu_tree *t, size_t n)
 static void moments(struct cpu_tree *t, float theta, float eps2, int threads)
 {
     for (int g = t->gens - 1; g >= 0; g--) {
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) \
+    if (t->gen[g + 1] - t->gen[g] > SMALL_GEN / 4)
         for (long c = t->gen[g]; c < t->gen[g + 1]; c++) {
             struct node *nd = &t->node[c];
             struct gc_tree_moments *mo = &t->mo[c];

@@ -207,10 +207,10 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     struct gc_options allpairs;
     /* --sweep sizes: powers of two, the Dubinski table's 81,920, and a million bodies. */
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
-    static const size_t sweep_cpu[] = {1024, 2048, 4096, 8192, 16384};
+    static const size_t sweep_cpu[] = {1024, 4096, 16384, 65536};
     const int device = gc_backend_is_device(backend);
     const size_t *ns = device ? sweep_cuda : sweep_cpu;
-    int count = opt->sweep ? (device ? 7 : 5) : 1;
+    int count = opt->sweep ? (device ? 7 : 4) : 1;
     struct bench_row rows[8];
     enum gc_status st = GC_OK;
 

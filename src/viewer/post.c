@@ -10,8 +10,10 @@
 #include "log.h"
 #include "shader.h"
 
-/* Mip levels the glow reads (tonemap.frag uses 2..5). */
+/* Mip levels the glow reads (tonemap.frag uses 2..5 of a full-size light buffer). */
 #define GLOW_LEVELS 5
+/* A metering block is a whole number of light-buffer pixels at every profile's division. */
+_Static_assert(GC_POST_METER_BLOCK % 2 == 0, "metering blocks of a half-size light buffer");
 
 enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir,
                             const struct gc_picture_profile *profile)

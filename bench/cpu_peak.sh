@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CPU backend's two rows of BENCHMARKS.md ("The CPU backend"): all pairs from 4,096 to 65,536 bodies against the cores' FP32 FMA peak, and the tree at 65,536 and 262,144 bodies (theta 0.5) with its error against theta; each loop set of this CPU beside the default.
+# The CPU backend's rows of BENCHMARKS.md ("The CPU backend"): all pairs from 4,096 to 65,536 bodies against the cores' FP32 FMA peak, the tree at 65,536 and 262,144 bodies (theta 0.5) with its error against theta, each loop set of this CPU beside the default; and the window without a GPU (Xvfb + Mesa): the default launch and 65,536 bodies drawn at 1280x800.
 # SPDX-License-Identifier: MIT
 #
 # Usage: bash bench/cpu_peak.sh [BUILD]   (BUILD: the build folder, default build)
@@ -12,6 +12,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 BENCH=$BUILD/galaxy-bench
+GALAXY=$BUILD/galaxy
 OUT=${OUT:-$(mktemp -d /tmp/cpu_peak.XXXXXX)}
 REPEATS=${REPEATS:-5}
 SETS=${SETS:-portable avx2 avx512}
@@ -52,6 +53,27 @@ for n in 65536 262144; do
 done
 run "tree_theta_65536" --backend cpu --benchmark --force tree -n 65536 --theta-sweep \
     --repeats 3
+
+# Row 3: the window without a GPU, as a talk starts it (sized at start), for WINDOW_S
+# seconds, stopped by SIGTERM: its last line gives the frames and the simulated time; then
+# the drawing alone of 65,536 bodies at 1280x800 (paused headless, the same GL renderer).
+WINDOW_S=${WINDOW_S:-40}
+if [ -x "$GALAXY" ] && command -v Xvfb >/dev/null; then
+    echo
+    echo "=== the window, default launch, ${WINDOW_S} s under Xvfb"
+    python3 "$ROOT/tests/viewer/xvfb.py" 1280x800x24 timeout -s TERM "$WINDOW_S" "$GALAXY" \
+        --backend cpu >"$OUT/window.txt" 2>&1
+    grep -E "sized for|window:|renderer:|stopped by" "$OUT/window.txt"
+    echo "(frames/s: the frames of the last line over ${WINDOW_S} s less the start; the first"
+    echo " passage is 270 Myr in)"
+    echo
+    echo "=== drawing alone: 65,536 bodies at 1280x800, paused, headless"
+    "$GALAXY" --headless --backend cpu -n 65536 --paused --frames 150 --size 1280x800 \
+        2>&1 | tee "$OUT/draw_65536.txt" | grep -E "renderer|frames/s"
+else
+    echo
+    echo "=== the window: skipped (no $GALAXY or no Xvfb)"
+fi
 
 echo
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -7,8 +7,6 @@ uniform sampler2D u_hdr;    // light, linear, mipmapped when u_glow > 0
 uniform float u_exposure;   // 2^EV: light times this is 1 at the white level
 uniform float u_glow;       // strength of the glow taken from the coarse mip levels; 0 = off
 uniform float u_k;          // contrast of the log curve (GC_TONE_K in exposure.h)
-uniform int u_div;          // the light buffer is the framebuffer / u_div each way (1: texel
-                            // for pixel; 2: stretched, on a software rasteriser)
 uniform int u_glow_base;    // the glow's finest mip level: 4 framebuffer pixels across
 uniform int u_mode;         // 0: tone map, the glow made here; 1: the glow alone, into its
                             // own small buffer; 2: tone map, the glow read from u_glow_tex
@@ -40,8 +38,7 @@ void main()
         o_color = vec4(glow(), 1.0);
         return;
     }
-    vec3 c = u_div == 1 ? texelFetch(u_hdr, ivec2(gl_FragCoord.xy), 0).rgb
-                        : textureLod(u_hdr, v_uv, 0.0).rgb;
+    vec3 c = texelFetch(u_hdr, ivec2(gl_FragCoord.xy), 0).rgb;
     if (u_glow > 0.0)
         c += u_glow * (u_mode == 2 ? texture(u_glow_tex, v_uv).rgb : glow());
     float m = max(c.r, max(c.g, c.b));

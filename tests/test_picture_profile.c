@@ -13,7 +13,7 @@ static void check_one(const char *renderer, int software)
            p.software, p.light_div, p.glow_div ? "1/" : "per pixel ", p.glow_div);
     CHECK(p.software == software);
     if (software) {
-        CHECK(p.light_div == 2 && p.glow_div == 4);
+        CHECK(p.light_div == 2 && p.glow_div == 8);
     } else {
         CHECK(p.light_div == 1 && p.glow_div == 0);
     }

@@ -95,7 +95,7 @@ const struct gc_cli_option gc_cli_options[] = {
      "auto|cpu|cuda", 0, NULL,
      "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
     {"--threads", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
-     "CPU threads (default: all cores)"},
+     "CPU threads (default: all cores; more are allowed and take turns)"},
     {"--device", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(device), 0, 255, NULL, 0, NULL,
      "CUDA device index (default 0; under mpirun, the rank's index among\n"
      "the ranks on its host: one GPU per rank)"},

@@ -18,5 +18,5 @@ void gc_picture_profile_choose(const char *gl_renderer, struct gc_picture_profil
         if (strstr(gl_renderer, software[k]))
             out->software = 1;
     out->light_div = out->software ? 2 : 1;
-    out->glow_div = out->software ? 4 : 0;
+    out->glow_div = out->software ? 8 : 0;
 }

@@ -17,9 +17,9 @@ struct gc_picture_profile {
 /* The profile for a renderer named `gl_renderer` (GL_RENDERER; NULL = unknown: a GPU's).
  * A CPU rasteriser pays for every pixel and every texture read: its light buffer has a
  * quarter of the pixels (sprites half the size, each pixel the same light, so the picture
- * keeps its brightness and its look, a little softer), and the glow, made of the
- * buffer's coarse levels anyway (4 pixels across and more), is made at a quarter of the
- * size each way and stretched. */
+ * keeps its brightness and its look, a little softer) and is tone-mapped at that size and
+ * stretched; the glow, made of the buffer's coarse levels anyway (4 pixels across and
+ * more), is made once at an eighth of the size each way and stretched. */
 void gc_picture_profile_choose(const char *gl_renderer, struct gc_picture_profile *out);
 
 #ifdef __cplusplus

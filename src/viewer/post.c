@@ -38,13 +38,14 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir,
     p->loc_meter_hdr = glGetUniformLocation(p->prog_meter, "u_hdr");
     p->loc_meter_block = glGetUniformLocation(p->prog_meter, "u_block");
     p->loc_show_img = glGetUniformLocation(p->prog_show, "u_img");
-    p->loc_div = glGetUniformLocation(p->prog_tone, "u_div");
+    p->loc_show_stretch = glGetUniformLocation(p->prog_show, "u_stretch");
     p->loc_glow_base = glGetUniformLocation(p->prog_tone, "u_glow_base");
     p->loc_mode = glGetUniformLocation(p->prog_tone, "u_mode");
     p->loc_glow_tex = glGetUniformLocation(p->prog_tone, "u_glow_tex");
     glGenVertexArrays(1, &p->vao);
     glGenFramebuffers(1, &p->fbo);
     glGenFramebuffers(1, &p->glow_fbo);
+    glGenFramebuffers(1, &p->tone_fbo);
     glGenFramebuffers(1, &p->meter_fbo);
     glGenBuffers(GC_POST_METER_RING, p->pbo);
     return GC_OK;
@@ -66,27 +67,28 @@ static void free_targets(struct gc_post *p)
         glDeleteTextures(1, &p->meter_tex);
     if (p->glow_tex)
         glDeleteTextures(1, &p->glow_tex);
-    p->tex = p->meter_tex = p->glow_tex = 0;
+    if (p->tone_tex)
+        glDeleteTextures(1, &p->tone_tex);
+    p->tex = p->meter_tex = p->glow_tex = p->tone_tex = 0;
     free(p->meter);
     free(p->scratch);
     p->meter = p->scratch = NULL;
     p->w = p->h = p->fw = p->fh = p->mw = p->mh = p->gw = p->gh = 0;
 }
 
-/* The glow's own buffer (with glow_div): GL_LINEAR, so the tone map stretches it smoothly. */
-static GLenum make_glow(struct gc_post *p)
+/* A texture of w x h pixels as the colour of fbo, filtered linearly (it is stretched when
+ * read): the glow's buffer (with glow_div) and the small picture (with div > 1). */
+static GLenum make_stretched(unsigned fbo, unsigned *tex, GLint format, int w, int h)
 {
-    p->gw = (p->fw + p->glow_div - 1) / p->glow_div;
-    p->gh = (p->fh + p->glow_div - 1) / p->glow_div;
-    glGenTextures(1, &p->glow_tex);
-    glBindTexture(GL_TEXTURE_2D, p->glow_tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, p->gw, p->gh, 0, GL_RGBA, GL_FLOAT, NULL);
+    glGenTextures(1, tex);
+    glBindTexture(GL_TEXTURE_2D, *tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, format, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glBindFramebuffer(GL_FRAMEBUFFER, p->glow_fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p->glow_tex, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, *tex, 0);
     return glCheckFramebufferStatus(GL_FRAMEBUFFER);
 }
 
@@ -134,8 +136,12 @@ static enum gc_status make_targets(struct gc_post *p, int fw, int fh)
         fb = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     p->fw = fw;
     p->fh = fh;
+    p->gw = p->glow_div > 0 ? (fw + p->glow_div - 1) / p->glow_div : 0;
+    p->gh = p->glow_div > 0 ? (fh + p->glow_div - 1) / p->glow_div : 0;
     if (fb == GL_FRAMEBUFFER_COMPLETE && p->glow_div > 0)
-        fb = make_glow(p);
+        fb = make_stretched(p->glow_fbo, &p->glow_tex, GL_RGBA16F, p->gw, p->gh);
+    if (fb == GL_FRAMEBUFFER_COMPLETE && p->div > 1)
+        fb = make_stretched(p->tone_fbo, &p->tone_tex, GL_RGBA8, w, h);
     glBindTexture(GL_TEXTURE_2D, 0);
     for (int k = 0; k < GC_POST_METER_RING; k++) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo[k]);
@@ -237,7 +243,6 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
     glUseProgram(p->prog_tone);
     glUniform1i(p->loc_tone_hdr, 0);
     glUniform1i(p->loc_glow_tex, 1);
-    glUniform1i(p->loc_div, p->div);
     glUniform1i(p->loc_glow_base, glow_base);
     glUniform1f(p->loc_exposure, exposure);
     glUniform1f(p->loc_glow, glow ? GC_POST_GLOW : 0.0f);
@@ -251,14 +256,25 @@ void gc_post_finish(struct gc_post *p, unsigned target, float exposure, int glow
         glBindTexture(GL_TEXTURE_2D, p->glow_tex);
         glActiveTexture(GL_TEXTURE0);
     }
-    glBindFramebuffer(GL_FRAMEBUFFER, target);
-    glViewport(0, 0, p->fw, p->fh);
+    /* A smaller light buffer is tone-mapped at its own size, then stretched: a quarter of
+     * the tone map's pixels, which are most of a software rasteriser's frame. */
+    glBindFramebuffer(GL_FRAMEBUFFER, p->div > 1 ? p->tone_fbo : target);
+    glViewport(0, 0, p->w, p->h);
     glUniform1i(p->loc_mode, glow && p->glow_div > 0 ? TONE_GLOW_READ : TONE_GLOW_HERE);
     draw_triangle(p);
-    glUseProgram(0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, 0);
     glActiveTexture(GL_TEXTURE0);
+    if (p->div > 1) {
+        glBindTexture(GL_TEXTURE_2D, p->tone_tex);
+        glBindFramebuffer(GL_FRAMEBUFFER, target);
+        glViewport(0, 0, p->fw, p->fh);
+        glUseProgram(p->prog_show);
+        glUniform1i(p->loc_show_img, 0);
+        glUniform1i(p->loc_show_stretch, 1);
+        draw_triangle(p);
+    }
+    glUseProgram(0);
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
@@ -292,6 +308,7 @@ enum gc_status gc_post_show_image(struct gc_post *p, unsigned target)
     glDisable(GL_BLEND);
     glUseProgram(p->prog_show);
     glUniform1i(p->loc_show_img, 0);
+    glUniform1i(p->loc_show_stretch, 0);
     draw_triangle(p);
     glUseProgram(0);
     glBindTexture(GL_TEXTURE_2D, 0);
@@ -316,6 +333,8 @@ void gc_post_destroy(struct gc_post *p)
         glDeleteFramebuffers(1, &p->meter_fbo);
     if (p->glow_fbo)
         glDeleteFramebuffers(1, &p->glow_fbo);
+    if (p->tone_fbo)
+        glDeleteFramebuffers(1, &p->tone_fbo);
     if (p->pbo[0])
         glDeleteBuffers(GC_POST_METER_RING, p->pbo);
     if (p->vao)

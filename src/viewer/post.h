@@ -23,9 +23,11 @@ struct gc_post {
     unsigned prog_tone, prog_meter, prog_show, vao; /* full-screen passes (the VAO is empty:
                                                      * core profile needs one) */
     int loc_exposure, loc_glow, loc_k, loc_tone_hdr, loc_meter_hdr, loc_show_img;
-    int loc_div, loc_glow_base, loc_mode, loc_glow_tex, loc_meter_block;
+    int loc_glow_base, loc_mode, loc_glow_tex, loc_meter_block, loc_show_stretch;
     int div, glow_div;              /* the renderer's profile (picture_profile.h) */
     unsigned glow_fbo, glow_tex;    /* with glow_div: the glow, made once a frame, RGBA16F */
+    unsigned tone_fbo, tone_tex;    /* with div > 1: the tone-mapped picture at the light
+                                     * buffer's size, RGBA8, stretched to the target */
     int w, h;                       /* light buffer size, pixels: the framebuffer's / div */
     int fw, fh;                     /* framebuffer size, pixels */
     int gw, gh;                     /* glow buffer size, pixels */

@@ -14,8 +14,14 @@ static void check_one(const char *renderer, int software)
     CHECK(p.software == software);
     if (software) {
         CHECK(p.light_div == 2 && p.glow_div == 8);
+        /* Halved from 720 rows up (1280x800: 640x400), full size below. */
+        CHECK(gc_picture_light_div(&p, 1280, 800) == 2);
+        CHECK(gc_picture_light_div(&p, 1280, 720) == 2);
+        CHECK(gc_picture_light_div(&p, 1280, 719) == 1);
+        CHECK(gc_picture_light_div(&p, 640, 400) == 1);
     } else {
         CHECK(p.light_div == 1 && p.glow_div == 0);
+        CHECK(gc_picture_light_div(&p, 3840, 2160) == 1);
     }
 }
 

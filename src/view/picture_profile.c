@@ -20,3 +20,9 @@ void gc_picture_profile_choose(const char *gl_renderer, struct gc_picture_profil
     out->light_div = out->software ? 2 : 1;
     out->glow_div = out->software ? 8 : 0;
 }
+
+int gc_picture_light_div(const struct gc_picture_profile *p, int w, int h)
+{
+    (void)w;
+    return h >= GC_PICTURE_DIV_MIN_H && p->light_div > 1 ? p->light_div : 1;
+}

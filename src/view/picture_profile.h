@@ -9,7 +9,8 @@ extern "C" {
 
 struct gc_picture_profile {
     int software;   /* 1: the renderer rasterises on the CPU (Mesa's llvmpipe, ...) */
-    int light_div;  /* the light buffer is the framebuffer divided by this each way (1, 2) */
+    int light_div;  /* the light buffer is the framebuffer divided by this each way (1, 2)
+                     * where it is large enough (gc_picture_light_div) */
     int glow_div;   /* the glow is made once at the framebuffer divided by this and
                      * stretched; 0 = made for every pixel by the tone map */
 };
@@ -21,6 +22,11 @@ struct gc_picture_profile {
  * stretched; the glow, made of the buffer's coarse levels anyway (4 pixels across and
  * more), is made once at an eighth of the size each way and stretched. */
 void gc_picture_profile_choose(const char *gl_renderer, struct gc_picture_profile *out);
+/* The light buffer's division for a framebuffer of w x h pixels: the profile's from
+ * GC_PICTURE_DIV_MIN_H rows up, else 1. Below, sprites are a few pixels across already and a
+ * lone star halved and stretched would fall under a pixel; the pixels cost less, too. */
+#define GC_PICTURE_DIV_MIN_H 720
+int gc_picture_light_div(const struct gc_picture_profile *p, int w, int h);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,9 @@ enum gc_status gc_app_picture_init(struct gc_app *a)
         return st;
     gc_picture_profile_choose((const char *)glGetString(GL_RENDERER), &profile);
     if (profile.software)
-        gc_log_info("renderer: a software rasteriser: light buffer at 1/%d and the glow at "
-                    "1/%d of the picture's size", profile.light_div, profile.glow_div);
+        gc_log_info("renderer: a software rasteriser: the light buffer at 1/%d of the "
+                    "picture's size from %d rows up, the glow at 1/%d", profile.light_div,
+                    GC_PICTURE_DIV_MIN_H, profile.glow_div);
     st = gc_render_init(&p->render, p->shader_dir, a->initial, a->view.sprite_distance);
     if (st != GC_OK)
         return st;

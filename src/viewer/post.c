@@ -20,7 +20,8 @@ enum gc_status gc_post_init(struct gc_post *p, const char *shader_dir,
 {
     enum gc_status st;
     memset(p, 0, sizeof *p);
-    p->div = profile->light_div > 1 ? profile->light_div : 1;
+    p->profile = *profile;
+    p->div = 1;
     p->glow_div = profile->glow_div;
     st = gc_shader_load_pair(shader_dir, "fullscreen", "tonemap", &p->prog_tone);
     if (st == GC_OK)
@@ -98,8 +99,10 @@ static enum gc_status make_targets(struct gc_post *p, int fw, int fh)
 {
     GLenum fb;
     size_t nb;
-    const int w = (fw + p->div - 1) / p->div, h = (fh + p->div - 1) / p->div;
+    const int div = gc_picture_light_div(&p->profile, fw, fh);
+    const int w = (fw + div - 1) / div, h = (fh + div - 1) / div;
     free_targets(p);
+    p->div = div;
     p->mw = (fw + GC_POST_METER_BLOCK - 1) / GC_POST_METER_BLOCK;
     p->mh = (fh + GC_POST_METER_BLOCK - 1) / GC_POST_METER_BLOCK;
     nb = (size_t)p->mw * (size_t)p->mh;

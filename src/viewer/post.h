@@ -24,7 +24,8 @@ struct gc_post {
                                                      * core profile needs one) */
     int loc_exposure, loc_glow, loc_k, loc_tone_hdr, loc_meter_hdr, loc_show_img;
     int loc_glow_base, loc_mode, loc_glow_tex, loc_meter_block, loc_show_stretch;
-    int div, glow_div;              /* the renderer's profile (picture_profile.h) */
+    struct gc_picture_profile profile; /* the renderer's (picture_profile.h) */
+    int div, glow_div;              /* the light buffer's division at this size, the glow's */
     unsigned glow_fbo, glow_tex;    /* with glow_div: the glow, made once a frame, RGBA16F */
     unsigned tone_fbo, tone_tex;    /* with div > 1: the tone-mapped picture at the light
                                      * buffer's size, RGBA8, stretched to the target */

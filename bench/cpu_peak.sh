@@ -36,6 +36,15 @@ run() {
     grep -E "error|warning" "$OUT/$name.err"
 }
 
+# The loops on one core in cycles (CPU time and the measured clock: sound on a busy machine).
+if [ -x "$BUILD/bench/cpu_loops" ]; then
+    echo
+    echo "=== one core, cycles: cpu_loops 16384 65536; cpu_loops 65536 262144"
+    "$BUILD/bench/cpu_loops" 16384 65536 | tee "$OUT/cpu_loops.txt"
+    "$BUILD/bench/cpu_loops" 65536 262144 | grep tree | tee -a "$OUT/cpu_loops.txt"
+    "$BUILD/bench/cpu_loops" crossover | tee -a "$OUT/cpu_loops.txt"
+fi
+
 # Row 1: all pairs, the default loops, then each set by name.
 for n in 4096 16384 65536; do
     run "allpairs_$n" --backend cpu --benchmark -n "$n" --repeats "$REPEATS"

@@ -14,12 +14,10 @@
 
 /* Each lane sums at most this many pairs in float before the sum goes into a double: the
  * force error stays at float rounding (~1e-7 relative) at any N, while the loop itself
- * stays single precision; the double sums cost ~2% of the loop. */
+ * stays single precision; the double sums add ~2% to its operations. */
 #define SUM_BLOCK 64
 /* i vectors that share each j's loads (and give the core independent chains to overlap). */
-#ifndef IV
 #define IV 2
-#endif
 #define TILE_LANES (GC_CPU_TILE + IV * VW)
 
 _Static_assert(GC_CPU_TILE % VW == 0 && GC_CPU_PAD % VW == 0, "tiles and lists hold whole vectors");

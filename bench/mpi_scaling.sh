@@ -12,7 +12,7 @@
 # output), scaling.csv (one row per run), and the summary table at the end of the log.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/scaling.log") 2>&1
 GPUS=${GPUS:-2}

@@ -12,7 +12,7 @@ import sys
 
 # Assumed until measured (docs/scaling.md says where each comes from).
 ASSUMED = {
-    "tau_lf": 1 / 2.09e12,   # s per softened float pair, one GPU (H100, BENCHMARKS.md run 5)
+    "tau_lf": 1 / 2.09e12,   # s per softened float pair, one GPU (H100 at 2^20, BENCHMARKS.md)
     "tau_h4": 1 / 0.3e12,    # s per Hermite 4 pair in double (a guess: FP64 ~1/15 of FP32 work)
     "B_host": 25e9,          # B/s host staging, each way (pageable PCIe 5 copies)
     "alpha_nvlink": 3e-6,    # s per message step, shared memory / NVLink (MPI latency)

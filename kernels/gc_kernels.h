@@ -72,9 +72,10 @@ int gc_cuda_launch_accel_reference(const float *d_pos, float *d_acc, size_t n, f
 int gc_cuda_launch_kick(float *d_vel, const float *d_acc, size_t n, float dt, void *stream);
 /* x += v dt */
 int gc_cuda_launch_drift(float *d_pos, const float *d_vel, size_t n, float dt, void *stream);
-/* v += a dt_kick, then x += v dt_drift, in one pass over the bodies. */
+/* v += a dt_close (none when 0), v += a dt_open, then x += v dt_drift, in one pass over the
+ * bodies, each kick rounded as gc_cuda_launch_kick rounds it. */
 int gc_cuda_launch_kick_drift(float *d_pos, float *d_vel, const float *d_acc, size_t n,
-                              float dt_kick, float dt_drift, void *stream);
+                              float dt_close, float dt_open, float dt_drift, void *stream);
 
 /* ---- Hermite block time steps (hermite.cu) ---- */
 
@@ -194,6 +195,10 @@ struct gc_cuda_tree_ctl {
                          * body (exact to the cells' expansions, slower) */
     int groups;         /* groups of the walk (tree_formulas.h) */
     unsigned next_group; /* the next group a walking warp takes */
+    int stack_spills;   /* walks that moved part of their stack to their list area */
+    /* the latest walk on the device's clock (ns): its first warp's start, when its last
+     * group was taken, its last warp's end */
+    unsigned long long walk_start, walk_last_taken, walk_end;
 };
 
 /* Device arrays and settings of one tree pass, passed to the launchers. Positions and cells
@@ -216,8 +221,10 @@ struct gc_cuda_tree {
     int *range;         /* cap int2: the cell's bodies [begin, end) of the sorted order */
     unsigned char *begins; /* n: 1 where a group begins (sorted order) */
     int *group;         /* n: the groups' first bodies, ascending (ctl->groups of them) */
-    int *local;         /* gc_cuda_tree_local_ints(): each walking warp's list of the cells
-                         * of its group's local expansion */
+    int *local;         /* gc_cuda_tree_local_ints(): each walking warp's list area: the
+                         * cells of its group's local expansion from the bottom, the part of
+                         * its stack that shared memory cannot hold from the top */
+    float *group_us;    /* n: each group's walk, microseconds (ctl->groups of them) */
     struct gc_cuda_tree_ctl *ctl;
 };
 
@@ -234,13 +241,13 @@ int gc_cuda_tree_launch_sort(struct gc_cuda_tree *T, void *temp, size_t temp_byt
 int gc_cuda_tree_launch_build(const struct gc_cuda_tree *T, int sm_count, void *stream);
 /* Bytes of the group selection's scratch for n bodies (0: the query failed). */
 size_t gc_cuda_tree_group_bytes(int n);
-/* The groups of the walk from the cells: their first bodies into T->group, their count
- * into the control block. */
+/* The groups of the walk from the cells (after the moments: the packing reads the cells'
+ * boxes): their first bodies into T->group, their count into the control block. */
 int gc_cuda_tree_launch_groups(const struct gc_cuda_tree *T, void *temp, size_t temp_bytes,
                                int sm_count, void *stream);
 /* Moments and opening radii, from the last generation up. */
 int gc_cuda_tree_launch_moments(const struct gc_cuda_tree *T, int sm_count, void *stream);
-/* Ints of the walking warps' local lists on a device of sm_count multiprocessors. */
+/* Ints of the walking warps' list areas on a device of sm_count multiprocessors. */
 size_t gc_cuda_tree_local_ints(int sm_count);
 /* The group walks: accelerations of the range into T->acc, or with phi its potentials
  * (n floats, the bodies' order, self-pair included). */

@@ -81,7 +81,8 @@ accel_tiled(const float4 *__restrict__ pos, float4 *__restrict__ acc,
         for (int jj = 0; jj < T; jj++) {
             const float4 q = tile[jj];
             /* With P > 0, every P-th j body takes the FMA-pipe reciprocal square root, so
-             * the MUFU unit (the binding limit, docs/perf-log) is left 1/P of its work. */
+             * the MUFU unit (in case it binds: docs/perf-log/allpairs-kernel.md) is left
+             * 1/P of its work. */
             const bool soft = P > 0 && jj % (P > 0 ? P : 1) == 0;
             (void)soft;
 #pragma unroll
@@ -137,7 +138,7 @@ static __global__ void accel_reduce(const double *__restrict__ part, float4 *__r
 /* The compiled variants: threads per block T (= tile length), bodies per thread B, j
  * unroll U, the blocks-per-SM bound M that caps registers (65536 / (T * M)), and P
  * (every P-th j body uses soft_rsqrt; 0 = never). `rate` is the force kernel's measured
- * rate at N = 1,048,576 on the H100 (1e12 interactions/s, docs/perf-log); the planner
+ * rate at N = 1,048,576, in 1e12 interactions/s (docs/perf-log/allpairs-kernel.md); the planner
  * picks among the variants that have one. The unrated ones are the variant study's, built
  * only with GC_STUDY and reached only by forcing them (bench/accel_variants). */
 struct variant {

@@ -308,7 +308,7 @@ static __global__ void __launch_bounds__(HT) h_select_compact(gc_cuda_hermite H,
  *    differences) in float, the sums in float over one tile of HT bodies and in double
  *    across tiles, as the GRAPE-6-style libraries do. A double difference rounded to float
  *    is as precise but costs three conversions a pair, which share the special-function
- *    unit (16 a cycle per multiprocessor on the H100) with the reciprocal square root and
+ *    unit (16 a cycle per multiprocessor on sm_90) with the reciprocal square root and
  *    bounded the pass there (ncu: XU 61%, MIO-throttle stalls first).
  *  - MIXED_EXACT: MIXED that also skips and checks coincident pairs (eps = 0). */
 enum { ARITH_DOUBLE, ARITH_MIXED, ARITH_MIXED_EXACT };
@@ -823,16 +823,15 @@ static __device__ __forceinline__ void sum_slices(const gc_cuda_hermite &H, int 
 }
 
 /* A small block leaves its forces in many slices (the j range split so that it fills the
- * chip): one thread adding hundreds of rows would wait on each load in turn, ~60 us at
- * m = 1, most of a block step. Then a warp sums each body's slices (lane-strided, then a
+ * chip): one thread adding hundreds of rows would wait on each load in turn, most of a
+ * block step at m = 1. Then a warp sums each body's slices (lane-strided, then a
  * fixed shuffle tree) and its first lane corrects the body; with a few bodies but no more
  * than blocks, a block sums each (its threads' loads all in flight at once, not a warp's
  * chain of eight or more). */
 #define WARP_SUM_SLICES 8
 
 /* Fewest bodies for a block a body: below it one warp a body measured as fast or faster
- * (H100, m = 1 at 2^20 bodies: 49 against 51 us a block step; from m = 4 at 65,536 the
- * block is 1.4-3.3 us faster). */
+ * (slower at m = 1 and faster from m = 4 where measured: docs/perf-log/hermite-gpu.md). */
 #define BLOCK_SUM_MIN 4
 
 /* sum[0..NV) added over the block, in a fixed order, into thread 0's. */

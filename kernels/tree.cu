@@ -20,18 +20,23 @@
 #define BOX_BLOCKS 256   /* partial boxes of the first reduction pass */
 #define WALK_WARPS 4     /* warps per walk block, each taking one group after another */
 /* Cells a warp's walk may have pending, in shared memory: with 64 registers a thread, 8
- * blocks of 4 warps fit on a multiprocessor (228 KB of shared memory on an H100). The walk
+ * blocks of 4 warps fit on a multiprocessor (228 KB of shared memory on sm_90). The walk
  * pops 32 cells and pushes their children; the stack peaks at ~650 cells at theta 0.55 and
- * 1M bodies, ~1300 at 0.3 (the CPU tree's replay of the walk). A cell that finds the stack
- * full is summed body by body: exact, only slower, and counted in the figures. */
+ * 1M bodies, ~1300 at 0.3 (the CPU tree's replay of the walk). A push that finds it full
+ * first moves its older half to the warp's list area in global memory (the walk takes it
+ * back when the rest is done, in the same order); only with that area full too is a cell
+ * summed body by body: exact, only slower, and counted in the figures. */
 #define STACK 960
+#define SPILL (STACK / 2)
 #define WALK_BLOCKS_PER_SM(pot) ((pot) ? 7 : 8) /* the potential's walk needs a few more */
-/* Cells a warp's group may add to its local expansion (tree_formulas.h), listed in global
- * memory while the walk goes on and added up when it ends, so that the 20 sums are live only
- * then (summing a full list in the middle of the walk made the walk's own registers spill):
- * ~1,300 a group at theta 0.5 and 2^20 bodies, ~2,100 at theta 0.4. Beyond, cells go body by
- * body as before (slower; the figures count such walks). 4096 ints a warp are ~69 MB on an
- * H100, whatever N. */
+/* Each walking warp's list area in global memory. Its first LOCAL_CAP ints list the cells
+ * its group adds to its local expansion (tree_formulas.h), while the walk goes on; they are
+ * added up when it ends, so that the 20 sums are live only then (summing a full list in the
+ * middle of the walk made the walk's own registers spill): ~1,300 a group at theta 0.5 and
+ * 2^20 bodies, ~2,100 at theta 0.4. Beyond, cells go body by body as before (slower, and no
+ * less accurate: the figures count such walks). The rest, from the top, holds what the stack
+ * moved out. 8,192 ints a warp: a fixed amount whatever N. */
+#define LIST_INTS 8192
 #define LOCAL_CAP 4096
 #define FULL 0xffffffffu
 
@@ -50,6 +55,7 @@ struct tree_view {
     unsigned char *begins;
     int *group;
     int *local;
+    float *group_us;
     gc_cuda_tree_ctl *ctl;
 };
 
@@ -77,6 +83,7 @@ static tree_view view_of(const gc_cuda_tree *T)
     v.begins = T->begins;
     v.group = T->group;
     v.local = T->local;
+    v.group_us = T->group_us;
     v.ctl = T->ctl;
     return v;
 }
@@ -160,6 +167,10 @@ static __global__ void __launch_bounds__(TT) t_frame(tree_view T,
         c->local_full = 0;
         c->groups = 0;
         c->next_group = 0;
+        c->stack_spills = 0;
+        c->walk_start = ~0ull;
+        c->walk_last_taken = 0;
+        c->walk_end = 0;
         for (int g = 0; g <= GC_TREE_LEVELS + 2; g++) {
             c->gen[g] = g == 0 ? 0 : 1;
             c->done[g] = 0;
@@ -306,9 +317,28 @@ static __global__ void __launch_bounds__(TT, 2) t_split(tree_view T, int g)
 
 /* ---- groups: where each begins, by gc_tree_group_step over the pieces of the tree ---- */
 
-static __device__ __forceinline__ void mark(const tree_view &T, int2 r, bool leaf, int *fill)
+/* Marks where groups begin in the piece c (bodies r) of packing cell `cell`; parent: the cell
+ * whose children are being packed (-1: the root packs itself), whose larger children a
+ * group spanning packing cells keeps clear of. */
+static __device__ void mark(const tree_view &T, int c, int2 r, bool leaf, int cell, int parent,
+                            gc_tree_pack *g)
 {
-    switch (gc_tree_group_step(fill, r.y - r.x, leaf)) {
+    const float4 lo4 = T.blo[c], hi4 = T.bhi[c];
+    const float lo[3] = {lo4.x, lo4.y, lo4.z}, hi[3] = {hi4.x, hi4.y, hi4.z};
+    bool apart = false;
+    if (parent >= 0 && gc_tree_pack_crosses(g, r.y - r.x, cell)) {
+        const float4 pm = T.misc[parent];
+        const int first = __float_as_int(pm.z), count = __float_as_int(pm.w);
+        for (int k = 0; k < count && !apart; k++) {
+            const int2 rk = T.range[first + k];
+            if (rk.y - rk.x <= GC_TREE_PACK)
+                continue;
+            const float4 a = T.blo[first + k], b = T.bhi[first + k];
+            const float olo[3] = {a.x, a.y, a.z}, ohi[3] = {b.x, b.y, b.z};
+            apart = gc_tree_pack_reaches(g, lo, hi, olo, ohi);
+        }
+    }
+    switch (gc_tree_group_step(g, r.y - r.x, leaf, lo, hi, cell, apart)) {
     case GC_TREE_GROUP_BEGINS:
         T.begins[r.x] = 1;
         break;
@@ -322,7 +352,7 @@ static __device__ __forceinline__ void mark(const tree_view &T, int2 r, bool lea
 }
 
 /* The pieces of packing cell c in key order (as the CPU backend's pack). */
-static __device__ void pack(const tree_view &T, int c, int *fill)
+static __device__ void pack(const tree_view &T, int c, int parent, gc_tree_pack *g)
 {
     const int2 rc = T.range[c];
     for (int b = rc.x; b < rc.y;) {
@@ -336,15 +366,15 @@ static __device__ void pack(const tree_view &T, int c, int *fill)
                 r = T.range[++p];
             count = __float_as_int(T.misc[p].w);
         }
-        mark(T, r, count <= 0, fill);
+        mark(T, p, r, count <= 0, c, parent, g);
         b = r.y;
     }
 }
 
 /* The groups (tree_formulas.h): each cell of more than GC_TREE_PACK bodies packs its
  * children, and the root packs itself when it is that small (and is cut when it is a large
- * leaf). Cells the store lost to an
- * overflow belong to no cell and are never reached. */
+ * leaf). Cells the store lost to an overflow belong to no cell and are never reached. Runs
+ * after the moments: the packing reads the cells' boxes. */
 static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
 {
     const int cells = min(T.ctl->cells, T.cap);
@@ -352,20 +382,21 @@ static __global__ void __launch_bounds__(TT) t_groups(tree_view T)
         const int2 r = T.range[c];
         const float4 misc = T.misc[c];
         const int first = __float_as_int(misc.z), count = __float_as_int(misc.w);
-        int fill = 0;
+        gc_tree_pack g = {0, {0, 0, 0}, {0, 0, 0}, 0, 0};
         if (c == 0 && T.n > 0 && T.n <= GC_TREE_PACK)
-            pack(T, 0, &fill);
+            pack(T, 0, -1, &g);
         else if (c == 0 && T.n > 0)
-            mark(T, r, count <= 0, &fill); /* a larger root is cut if it is a leaf */
+            mark(T, 0, r, count <= 0, 0, -1, &g); /* a larger root is cut if it is a leaf */
         if (count <= 0 || r.y - r.x <= GC_TREE_PACK)
             continue;
-        fill = 0;
+        g.fill = 0;
         for (int k = 0; k < count; k++) {
             const int2 rk = T.range[first + k];
             if (rk.y - rk.x > GC_TREE_PACK)
-                mark(T, rk, __float_as_int(T.misc[first + k].w) <= 0, &fill);
+                mark(T, first + k, rk, __float_as_int(T.misc[first + k].w) <= 0, first + k, c,
+                     &g);
             else
-                pack(T, first + k, &fill);
+                pack(T, first + k, c, &g);
         }
     }
 }
@@ -433,6 +464,8 @@ struct walk_smem {
     float4 bodies[64];
     float4 com[32], quad[32], quad2[32];
     int scan[32], first[32];
+    unsigned long long start; /* when the warp took its group (clock_ns) */
+    int group;                /* which group that is */
 };
 
 template <bool POT>
@@ -500,11 +533,19 @@ static __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
     return v;
 }
 
-/* The walking warp's local list (made from the kernel's parameters where it is used: kept in
+/* The walking warp's list area (made from the kernel's parameters where it is used: kept in
  * registers, its address spilled the walk's). */
-static __device__ __forceinline__ int *local_list(const tree_view &T)
+static __device__ __forceinline__ int *list_area(const tree_view &T)
 {
-    return T.local + (size_t)(blockIdx.x * WALK_WARPS + (threadIdx.x >> 5)) * LOCAL_CAP;
+    return T.local + (size_t)(blockIdx.x * WALK_WARPS + (threadIdx.x >> 5)) * LIST_INTS;
+}
+
+/* The device's clock in nanoseconds (the same on every multiprocessor). */
+static __device__ __forceinline__ unsigned long long clock_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
 }
 
 /* The sums of the group's local expansion (tree_formulas.h) over the nlocal cells of its
@@ -581,13 +622,28 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     }
     const float rl2 = gc_tree_local_radius2(h2, T.theta);
     float a[3] = {0.0f, 0.0f, 0.0f}, p = 0.0f;
-    int top = 1, ncell = 0, nbody = 0, nlocal = 0;
-    int full = 0; /* 1: the stack filled (a cell summed directly), 2: the local list filled */
+    /* nlocal cells listed from the bottom of the list area, spilled cells from its top */
+    int top = 1, ncell = 0, nbody = 0, nlocal = 0, spilled = 0;
+    /* 1: the stack filled (a cell summed directly), 2: the local list filled, 4: the stack
+     * moved cells to the list area */
+    int full = 0;
     unsigned long long cells_done = 0, bodies_done = 0, mono_done = 0;
     if (lane == 0)
         s.stack[0] = 0;
     __syncwarp();
-    while (top > 0) {
+    for (;;) {
+        if (top == 0) {
+            if (spilled == 0)
+                break;
+            /* the stack's older cells back, the newest of them on top as before */
+            const int back = spilled < SPILL ? spilled : SPILL;
+            const int *spill = list_area(T) + LIST_INTS - spilled;
+            for (int j = lane; j < back; j += 32)
+                s.stack[j] = spill[back - 1 - j];
+            spilled -= back;
+            top = back;
+            __syncwarp();
+        }
         const int take = top < 32 ? top : 32;
         top -= take;
         const int node = lane < take ? s.stack[top + lane] : -1;
@@ -619,7 +675,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             full |= 2;
             lm = 0;
         } else if (local) {
-            local_list(T)[nlocal + __popc(lm & ((1u << lane) - 1u))] = node;
+            list_area(T)[nlocal + __popc(lm & ((1u << lane) - 1u))] = node;
             far = accept = false;
         }
         nlocal += __popc(lm);
@@ -645,11 +701,29 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
                 s.cells[lane] = s.cells[32 + lane];
             __syncwarp();
         }
-        /* Opened cells push their children; with the stack full they are summed directly
-         * (their bodies' range), which is exact, only slower. */
+        /* Opened cells push their children. A stack too full for them moves its older
+         * SPILL cells to the list area first; with that full as well they are summed
+         * directly (their bodies' range), which is exact, only slower. */
         const int nk = open_cell ? count : 0;
         const int incl = warp_inclusive_scan(nk, lane);
         const int total = __shfl_sync(FULL, incl, 31);
+        if (top + total > STACK && spilled + SPILL <= LIST_INTS - LOCAL_CAP) {
+            int *spill = list_area(T) + LIST_INTS - spilled - SPILL;
+            for (int j = lane; j < SPILL; j += 32)
+                spill[SPILL - 1 - j] = s.stack[j];
+            __syncwarp();
+            for (int base = 0; base < top - SPILL; base += 32) {
+                const int j = base + lane;
+                const int v = j < top - SPILL ? s.stack[SPILL + j] : 0;
+                __syncwarp();
+                if (j < top - SPILL)
+                    s.stack[j] = v;
+                __syncwarp();
+            }
+            spilled += SPILL;
+            top -= SPILL;
+            full |= 4;
+        }
         if (top + total <= STACK) {
             for (int c = 0; c < nk; c++)
                 s.stack[top + incl - nk + c] = first + c;
@@ -697,7 +771,7 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
     if (nbody > 0)
         eval_bodies<POT>(T, s, nbody, x, a, &p);
     if (nlocal > 0)
-        eval_local<POT>(T, local_list(T), nlocal, lane, bc, x, a, &p);
+        eval_local<POT>(T, list_area(T), nlocal, lane, bc, x, a, &p);
     const bool own = i >= (unsigned)T.i0 && i < (unsigned)T.i1;
     const unsigned owners = __ballot_sync(FULL, own);
     if (own) {
@@ -716,6 +790,8 @@ static __device__ __forceinline__ void walk_group(const tree_view &T, walk_smem 
             atomicAdd(&T.ctl->stack_full, 1);
         if (full & 2)
             atomicAdd(&T.ctl->local_full, 1);
+        if (full & 4)
+            atomicAdd(&T.ctl->stack_spills, 1);
     }
     __syncwarp(); /* the next group's walk reuses the shared lists */
 }
@@ -730,6 +806,8 @@ t_walk(tree_view T, float *__restrict__ phi)
     __shared__ walk_smem smem[WALK_WARPS];
     const int lane = threadIdx.x & 31;
     walk_smem &s = smem[threadIdx.x >> 5];
+    if (lane == 0)
+        atomicMin(&T.ctl->walk_start, clock_ns());
     for (;;) {
         int g = 0, g1 = 0;
         if (lane == 0) {
@@ -737,13 +815,22 @@ t_walk(tree_view T, float *__restrict__ phi)
             const int groups = T.ctl->groups;
             g = (int)atomicAdd(&T.ctl->next_group, 1u);
             g1 = g >= groups ? -1 : g + 1 < groups ? T.group[g + 1] : T.n;
+            /* the group and its start wait in shared memory: registers are short */
+            s.group = g;
+            s.start = clock_ns();
+            if (g == groups - 1)
+                T.ctl->walk_last_taken = s.start;
         }
         g1 = __shfl_sync(FULL, g1, 0);
         if (g1 < 0)
-            return; /* the whole warp: no block-wide barrier follows */
+            break; /* the whole warp: no block-wide barrier follows */
         g = __shfl_sync(FULL, g, 0);
         walk_group<POT>(T, s, T.group[g], g1, lane, phi);
+        if (lane == 0)
+            T.group_us[s.group] = 1e-3f * (float)(clock_ns() - s.start);
     }
+    if (lane == 0)
+        atomicMax(&T.ctl->walk_end, clock_ns());
 }
 
 /* Per-block sums of m_i (phi_i + m_i / eps) over the range, in double: the self-pair the
@@ -872,7 +959,7 @@ template <bool POT> static int launch_walk(const gc_cuda_tree *T, float *phi, in
                                                                   32 * WALK_WARPS, 0);
     if (e != cudaSuccess)
         return (int)e;
-    /* No more blocks than the local lists were made for. */
+    /* No more blocks than the list areas were made for. */
     per_sm = per_sm < 1 ? 1 : per_sm > WALK_BLOCKS_PER_SM(false) ? WALK_BLOCKS_PER_SM(false) : per_sm;
     t_walk<POT><<<sm_count * per_sm, 32 * WALK_WARPS, 0, s>>>(view_of(T), phi);
     return (int)cudaGetLastError();
@@ -880,7 +967,7 @@ template <bool POT> static int launch_walk(const gc_cuda_tree *T, float *phi, in
 
 extern "C" size_t gc_cuda_tree_local_ints(int sm_count)
 {
-    return (size_t)sm_count * WALK_BLOCKS_PER_SM(false) * WALK_WARPS * LOCAL_CAP;
+    return (size_t)sm_count * WALK_BLOCKS_PER_SM(false) * WALK_WARPS * LIST_INTS;
 }
 
 extern "C" int gc_cuda_tree_launch_walk(const gc_cuda_tree *T, float *phi, int sm_count,

@@ -41,9 +41,11 @@ int main(int argc, char **argv)
     }
     if (o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
-    gc_stop_install(); /* SIGINT, SIGTERM: stop between steps, exit 128 + the signal */
-    if (gc_outputs_check(&o) != GC_OK)
-        return 1;
+    gc_stop_install(); /* the stop signals (stop.h): stop between steps, exit 128 + the signal */
+    gc_stop_startup(1);
+    st = gc_outputs_check(&o);
+    if (st != GC_OK)
+        return st == GC_ERR_INVALID ? 2 : 1;
     if (o.mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
         bo.threads = o.threads;
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
             return st == GC_ERR_INVALID ? 2 : 1;
     }
     memset(&restart, 0, sizeof restart);
-    if (!(o.mode == GC_MODE_BENCHMARK && o.sweep && !o.data))
+    if (!(o.mode == GC_MODE_BENCHMARK && (o.sweep || o.distributions) && !o.data))
         st = gc_initial_run(&o, backend, &bodies, &restart);
     if (st == GC_OK && o.mode == GC_MODE_STEPS)
         st = gc_plan_check(&o, &bodies, backend, 1, NULL);
@@ -65,6 +67,9 @@ int main(int argc, char **argv)
     gc_backend_destroy(backend);
     gc_bodies_free(&bodies);
     gc_restart_free(&restart);
+    if (st == GC_ERR_INTERRUPTED && !gc_stop_was_told())
+        gc_log_warn("stopped by %s during start-up, before the first step",
+                    gc_stop_name(gc_stop_requested()));
     if (st == GC_ERR_INTERRUPTED)
         return 128 + gc_stop_requested();
     return st == GC_OK ? 0 : (st == GC_ERR_INVALID || st == GC_ERR_PARSE) ? 2 : 1;

@@ -23,7 +23,8 @@
 #endif
 
 /* Exit codes: 0 success, 1 failure while running, 2 bad command line or input, 128 + N
- * stopped by signal N (130 SIGINT, 143 SIGTERM), as a shell reports a process it ended. */
+ * stopped by signal N (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 138 SIGUSR1, 141 SIGPIPE,
+ * 143 SIGTERM), as a shell reports a process it ended. */
 enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_SIGNAL = 128 };
 
 static int exit_code(enum gc_status st)
@@ -83,6 +84,65 @@ static enum gc_status run_mode(int *argc, char **argv, const struct gc_options *
     }
     gc_sim_release(comm);
     return st;
+}
+
+/* Options each rank takes for itself (its own device and threads); every other one is rank
+ * 0's to say, and another rank's would be ignored. */
+static int own_option(const char *arg, int *takes_value)
+{
+    static const char *const own[] = {"--backend", "--device", "--threads", "--no-interop"};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
+        const size_t len = strlen(own[k]);
+        if (strncmp(arg, own[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
+            *takes_value = arg[len] == '\0' && k < 3;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Over several ranks every rank parsed its own command line: they go on only together, and
+ * only with the same options (rank 0's run the simulation: another rank's would be ignored
+ * silently), but for each rank's own (own_option). A rank that failed or differs holds its
+ * message, which rank 0 prints (gc_comm_agree); every rank then ends with the same status. */
+static enum gc_status agree_command_line(struct gc_comm *comm, int argc, char **argv,
+                                         enum gc_status parsed)
+{
+    char mine[4096] = "", first[4096] = "";
+    size_t len = 0;
+    enum gc_status st = gc_comm_agree(comm, parsed);
+    if (st != GC_OK || comm->size == 1)
+        return st;
+    for (int i = 1; i < argc && len < sizeof mine; i++) {
+        int value = 0;
+        if (own_option(argv[i], &value)) {
+            i += value;
+            continue;
+        }
+        len += (size_t)snprintf(mine + len, sizeof mine - len, "%s%s", len ? " " : "", argv[i]);
+    }
+    if (len >= sizeof mine) {
+        gc_log_error("rank %d: the command line is longer than %zu characters", comm->rank,
+                     sizeof mine - 1);
+        st = GC_ERR_INVALID;
+    }
+    if (comm->rank == 0)
+        memcpy(first, mine, sizeof first);
+    if (gc_comm_bcast(comm, first, sizeof first, 0) != GC_OK)
+        return GC_ERR_IO;
+    if (st == GC_OK && strcmp(first, mine) != 0) {
+        /* from the option where they part: the last word that starts with '-' there */
+        size_t k = 0, w = 0;
+        while (mine[k] && mine[k] == first[k]) {
+            if (mine[k] == '-' && (k == 0 || mine[k - 1] == ' '))
+                w = k;
+            k++;
+        }
+        gc_log_error("started with other options than rank 0: '%.60s' where rank 0 has '%.60s' "
+                     "(every rank runs the same command line)", mine + w, first + w);
+        st = GC_ERR_INVALID;
+    }
+    return gc_comm_agree(comm, st);
 }
 
 static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct gc_comm *comm)
@@ -150,16 +210,23 @@ int main(int argc, char **argv)
     st = gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, &o);
     if (st == GC_OK && o.quiet)
         gc_log_set_level(GC_LOG_ERROR);
+    st = agree_command_line(comm, argc, argv, st != GC_OK ? GC_ERR_INVALID : GC_OK);
     if (st != GC_OK) {
-        st = GC_ERR_INVALID;
+        st = st == GC_ERR_IO ? st : GC_ERR_INVALID;
     } else if (o.mode == GC_MODE_HELP || o.mode == GC_MODE_MAN || o.mode == GC_MODE_VERSION) {
         if (comm->rank == 0)
             print_about(o.mode);
     } else {
-        /* From here SIGINT and SIGTERM stop the run between steps or frames; a second one
-         * ends the process at once. */
+        /* From here the stop signals (stop.h) stop the run between steps or frames, and
+         * cut the start-up short; a second one ends the process at once. */
         gc_stop_install();
+        /* Only rank 0 cuts work short: the others follow its calls, and a force pass
+         * abandoned on one rank alone would leave the others waiting for it. */
+        gc_stop_startup(comm->rank == 0);
         st = run(&argc, argv, &o, comm);
+        if (st == GC_ERR_INTERRUPTED && !gc_stop_was_told() && comm->rank == 0)
+            gc_log_warn("stopped by %s during start-up, before the first step",
+                        gc_stop_name(gc_stop_requested()));
     }
     code = exit_code(st);
     /* A rank that failed while the others wait in a collective: end them all (its message

@@ -2,6 +2,7 @@
 # problem against a reference integration written apart from the program (tests/ar/), run
 # by a Python with numpy (tests/io/with_python.sh: skipped, never passed, without one).
 gc_add_test(test_ar_chain test_ar_chain.c)
+target_link_libraries(test_ar_chain PRIVATE gc_hermite)
 add_test(NAME test_ar_pythagorean
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/with_python.sh numpy ../ar/pythagorean.py
                  $<TARGET_FILE:test_ar_chain>)

@@ -35,6 +35,8 @@ add_test(NAME test_galaxy_cli_dubinski
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_galaxy_cli.sh $<TARGET_FILE:galaxy> dubinski)
 set_tests_properties(test_galaxy_cli test_galaxy_cli_dubinski PROPERTIES SKIP_RETURN_CODE 77
   ENVIRONMENT "GC_SHARED_DATA=${CMAKE_SOURCE_DIR}/../shared/data;GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+# Keyframes: a jump back gives the first pass's bits (leapfrog, both force methods; Hermite).
+gc_add_test(test_keyframes test_keyframes.c)
 gc_add_test(test_hermite test_hermite.c)
 set_tests_properties(test_hermite PROPERTIES TIMEOUT 600)
 # --precision on the CPU: hermite4 runs (double anyway), hermite6 refuses the mixed pass.
@@ -46,5 +48,14 @@ target_include_directories(test_hermite_plan PRIVATE ${PROJECT_SOURCE_DIR}/kerne
 gc_add_test(test_hermite_timeline test_hermite_timeline.c)
 # The layers of src/ and kernels/: every include points to a lower layer (tools/layering.sh).
 add_test(NAME test_layering COMMAND bash ${CMAKE_SOURCE_DIR}/tools/layering.sh ${CMAKE_SOURCE_DIR})
-# No source file of src/ above 600 lines.
-add_test(NAME test_file_sizes COMMAND bash ${CMAKE_SOURCE_DIR}/tests/check_file_sizes.sh ${CMAKE_SOURCE_DIR})
+# The time line on the CPU backend: going back to an earlier time, the encounter's events,
+# --start-at; and, each force method a test of its own, 8,192 bodies 1,000 steps forwards
+# and back (GC_TIMELINE_TEST_N: fewer, for the sanitizer run).
+gc_add_test(test_timeline test_timeline.c)
+set_tests_properties(test_timeline PROPERTIES TIMEOUT 600)
+foreach(method allpairs tree)
+  add_test(NAME test_timeline_reverse_${method} COMMAND test_timeline reverse ${method})
+  get_test_property(test_timeline ENVIRONMENT env)
+  set_tests_properties(test_timeline_reverse_${method} PROPERTIES LABELS "slow" TIMEOUT 900
+    ENVIRONMENT "${env}")
+endforeach()

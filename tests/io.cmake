@@ -34,6 +34,13 @@ if(GC_HAVE_HDF5)
   set_tests_properties(test_outputs PROPERTIES LABELS "io" TIMEOUT 300
     ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 
+  # Outputs onto FIFOs, devices and links (written into, never replaced); two outputs
+  # naming one file refused.
+  add_test(NAME test_output_targets
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/io/test_output_targets.sh $<TARGET_FILE:galaxy>)
+  set_tests_properties(test_output_targets PROPERTIES LABELS "io" TIMEOUT 300
+    ENVIRONMENT "GC_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+
   # The snapshots of a real run, read with h5py and checked against the run (skipped
   # without h5py).
   add_test(NAME test_snapshots_h5py

@@ -16,6 +16,43 @@ static enum gc_status parse(struct gc_options *o, const char *a0, const char *a1
     return gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, o);
 }
 
+/* Parses a NULL-terminated list of arguments (more than parse takes). */
+static enum gc_status parse_list(struct gc_options *o, const char *const *args)
+{
+    char *argv[16] = {(char *)"galaxy"};
+    int argc = 1;
+    while (argc < 16 && args[argc - 1]) {
+        argv[argc] = (char *)args[argc - 1];
+        argc++;
+    }
+    return gc_cli_parse(argc, argv, GC_PROGRAM_GALAXY, o);
+}
+
+/* The tree benchmark's distributions and step-time curve: only with --benchmark --force
+ * tree, and not with options that make other bodies or other rows. */
+static void test_tree_bench_options(void)
+{
+    struct gc_options o;
+    const char *dists[] = {"--benchmark", "--force", "tree", "--distributions", "merger,all",
+                           NULL};
+    const char *curve[] = {"--benchmark", "--force", "tree", "--t-end", "2", "--report-every",
+                           "0.5", NULL};
+    const char *curve_sweep[] = {"--benchmark", "--force", "tree", "--t-end", "2", "--sweep",
+                                 NULL};
+    const char *dists_model[] = {"--benchmark", "--force", "tree", "--distributions", "all",
+                                 "--model", "plummer", NULL};
+    CHECK(parse_list(&o, dists) == GC_OK && strcmp(o.distributions, "merger,all") == 0);
+    CHECK(parse_list(&o, curve) == GC_OK && o.mode == GC_MODE_BENCHMARK && o.t_end == 2.0 &&
+          o.report_every == 0.5);
+    CHECK(parse_list(&o, curve_sweep) == GC_ERR_INVALID);
+    CHECK(parse_list(&o, dists_model) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--benchmark", "--distributions", "all", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--distributions", "all", NULL, NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--benchmark", "--t-end", "1", NULL) == GC_ERR_INVALID);
+    CHECK(parse(&o, "--model", "plummer-wide", NULL, NULL) == GC_OK && o.params.eps == 0.05f &&
+          strcmp(o.params.integrator, "leapfrog") == 0);
+}
+
 int main(void)
 {
     struct gc_options o;
@@ -123,5 +160,6 @@ int main(void)
     CHECK(parse(&o, "--benchmark", "--compare", NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--json", NULL, NULL, NULL) == GC_ERR_INVALID);
     CHECK(parse(&o, "--screenshot", "a.png", NULL, NULL) == GC_ERR_INVALID);
+    test_tree_bench_options();
     return CHECK_DONE();
 }

@@ -1,6 +1,7 @@
 /* Camera moves for talks without GL: tracking two galaxies, presets, smooth moves, orbit, tour. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -91,6 +92,58 @@ static void test_track(const struct gc_bodies *b, struct gc_track *t)
     CHECK(gc_track_measure(b, PER / 5, &s) == GC_OK);
     CHECK_NEAR(s.separation, t->separation, 0.3);
     CHECK_NEAR(s.half_mass[0], t->half_mass[0], 0.3);
+}
+
+/* Tails: disk stars of A thrown 8 to 24 units out in a plane whose normal (0.6, 0, 0.8)
+ * is neither disk's; the far stars' plane is found, on the orbit normal's side. Without
+ * such stars (the pair as built: every disk star within twice its half-mass radius) the
+ * tails' axis is the orbit's normal. */
+static void test_tails(const struct gc_bodies *pair, const struct gc_track *t0)
+{
+    static const float n[3] = {0.6f, 0.0f, 0.8f}, e1[3] = {0.8f, 0.0f, -0.6f},
+                       e2[3] = {0.0f, 1.0f, 0.0f};
+    struct gc_bodies b;
+    struct gc_track t;
+    const size_t tail = 400;
+    CHECK(dot3(t0->tails_axis, t0->orbit_axis) > 0.999f);
+    CHECK(gc_bodies_alloc(&b, pair->n + tail) == GC_OK);
+    memcpy(b.pos, pair->pos, 4 * pair->n * sizeof *b.pos);
+    memcpy(b.vel, pair->vel, 4 * pair->n * sizeof *b.vel);
+    memcpy(b.tag, pair->tag, pair->n);
+    for (size_t i = pair->n; i < b.n; i++) {
+        const float u = 8.0f + 16.0f * urand(), phi = 6.2831853f * urand();
+        const float a = u * cosf(phi), c = u * sinf(phi), off = 0.2f * (urand() - 0.5f);
+        for (int k = 0; k < 3; k++)
+            b.pos[4 * i + k] = (k == 0 ? -10.0f : 0.0f) + a * e1[k] + c * e2[k] + off * n[k];
+        b.pos[4 * i + 3] = 0.001f;
+        b.tag[i] = GC_TAG(0, GC_DISK);
+    }
+    CHECK(gc_track_measure(&b, 0, &t) == GC_OK);
+    printf("tails' axis (%.3f, %.3f, %.3f), orbit's (%.3f, %.3f, %.3f)\n", t.tails_axis[0],
+           t.tails_axis[1], t.tails_axis[2], t.orbit_axis[0], t.orbit_axis[1], t.orbit_axis[2]);
+    CHECK(fabsf(dot3(t.tails_axis, n)) > 0.995f);
+    CHECK(dot3(t.tails_axis, t.orbit_axis) > 0.0f);
+    /* The tour's tidal-tail shot looks down that axis, once its blend is done, from the
+     * side the other shots look from. */
+    {
+        struct gc_camera base, cam;
+        float d[3];
+        const int k = gc_tour_at(600.0);
+        const float flipped[3] = {-t.orbit_axis[0], -t.orbit_axis[1], -t.orbit_axis[2]};
+        memset(&base, 0, sizeof base);
+        base.fovy = 0.785f;
+        base.distance = 50.0f;
+        base.min_distance = 1.0f;
+        base.max_distance = 1000.0f;
+        CHECK(gc_tour_shot(k)->tails);
+        gc_tour_camera(&t, t.orbit_axis, 600.0, &base, &cam);
+        eye_dir(&cam, d);
+        CHECK(dot3(d, t.tails_axis) > 0.99f);
+        gc_tour_camera(&t, flipped, 600.0, &base, &cam);
+        eye_dir(&cam, d);
+        CHECK(dot3(d, t.tails_axis) < -0.99f);
+    }
+    gc_bodies_free(&b);
 }
 
 static void test_track_failures(void)
@@ -270,6 +323,7 @@ int main(void)
     struct gc_track t;
     make_pair(&b);
     test_track(&b, &t);
+    test_tails(&b, &t);
     test_track_failures();
     test_presets(&b, &t);
     test_tour(&t);

@@ -62,6 +62,20 @@ expect 2 "^galaxy: error: -n expects a whole number from 6 to 67108864 for model
 expect 2 "^galaxy: error: --bodies expects a whole number from 3 to 67108864 for model single, got 'x'$" -- --bodies=x --model single --steps 1
 expect 2 "^galaxy: error: -n expects a whole number from 2 to 67108864 for model plummer, got '1'$" -- --model plummer -n 1 --t-end 1
 expect 0 "dE/\|E0\|" -- -n 6 --steps 1 --backend cpu
+# A bare number is the body count; any other bare word is refused with what it could be.
+expect 0 "^# 64 bodies, backend cpu" -- 64 --steps 1 --backend cpu
+expect 2 "^galaxy: error: unexpected argument 'abc': a bare argument is the number of bodies" -- abc
+expect 2 "the number of bodies is given twice \('64' and -n 32\)" -- -n 32 64 --steps 1
+# --start-at: a time >= 0 or an event's name; not in runs that draw nothing; the events of a
+# star cluster, a time before a snapshot's start, and a time past the longest pre-run are
+# refused before a window or EGL is asked for.
+expect 2 "--start-at expects a time >= 0 \(Myr since the start\) or an event" -- --start-at -5
+expect 2 "--start-at expects a time >= 0 .* got 'soon'" -- --start-at soon --headless
+expect 2 "--start-at expects a time >= 0 .* got 'passage-0'" -- --start-at passage-0
+expect 2 "--start-at applies to drawn frames \(the window or --headless\), not to --steps" -- --start-at 100 --steps 1
+expect 2 "--start-at 1e9 is beyond the furthest a run goes before it is drawn \(18000 Myr\)" -- --start-at 1e9 --headless
+expect 2 "--start-at merger: events are found in an encounter of two galaxies" -- --model plummer -n 64 --start-at merger --headless --backend cpu
+expect 2 "is the size of a step \(> 0\), got '-0.01': the window runs time backwards with 'j'" -- --dt -0.01
 expect 2 "expects a number" -- --dt nan
 expect 2 "unknown backend 'fpga'" -- --backend fpga
 expect 2 "--raster applies to drawn frames \(the window or --headless\), not to --steps" -- --raster cuda --backend cpu --steps 1
@@ -127,6 +141,36 @@ expect 1 "^galaxy: error: --screenshot-dir $missing: cannot write there: $missin
 if "$bin" --version | grep -q cuda && ! command -v nvidia-smi >/dev/null 2>&1; then
     expect 1 "no usable CUDA device.*--backend cpu" -- --backend cuda --steps 1 -n 64
     expect 0 "backend: cpu \(auto: no usable CUDA device" -- --steps 1 -n 64
+fi
+
+# A range's own bounds are in it: 0.05 is --theta's lower bound, stored as a float.
+expect 0 "theta 0.05" -- --theta 0.05 --force tree --steps 1 -n 256 --backend cpu
+expect 2 "--theta expects a number from 0.05 to 1, got '0.0499'" -- --theta 0.0499 --steps 1 -n 64
+# Options that would be accepted and do nothing are refused, naming why.
+expect 2 "--steps runs steps without drawing .*--headless draws --frames K: choose one" -- --headless --steps 1 -n 64
+expect 2 "--t-end runs steps without drawing" -- --headless --t-end 1 -n 64
+expect 2 "--repeats only applies with --benchmark" -- --repeats 3 --steps 1 -n 64
+expect 2 "--precision applies to the block-step schemes .*leapfrog has one shared step" -- --precision mixed --steps 1 -n 64
+expect 2 "--eta applies to the block-step schemes" -- --eta 0.02 --steps 1 -n 64
+expect 2 "--screenshot-after 5 is beyond the run's 2 frames" -- --headless --frames 2 --screenshot-after 5 -n 64
+# A snapshot's run decides the scheme: --eta for a leapfrog run's snapshot is refused then.
+"$bin" --backend cpu -n 64 --steps 1 --snapshot-every 0.01 --snapshot-dir "$tmp/lf" >/dev/null 2>&1
+if [ -f "$tmp/lf/snapshot_000001.hdf5" ]; then
+    expect 2 "--eta applies to the block-step schemes; .*snapshot_000001.hdf5's run uses leapfrog" -- --data "$tmp/lf/snapshot_000001.hdf5" --eta 0.02 --steps 1
+else
+    echo "note: no snapshot written (a build without HDF5): --eta with a snapshot not checked"
+fi
+printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n' >"$tmp/two.tab"
+expect 2 "--model builds a model; --data reads the bodies from a file" -- --data "$tmp/two.tab" --model plummer --steps 1
+expect 2 "--seed builds a model; --data reads" -- --data "$tmp/two.tab" --seed 7 --steps 1
+expect 2 "--sweep times the built-in model at each size" -- --benchmark --sweep --data "$tmp/two.tab"
+# -n with --sweep is the sweep's largest size.
+out=$(timeout 120 "$bin" --benchmark --sweep -n 3000 --steps 1 --repeats 1 --backend cpu 2>/dev/null)
+if [ "$(awk '!/^#/ { print $1 }' <<<"$out" | tr '\n' ' ')" = "1024 2048 3000 " ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL: --benchmark --sweep -n 3000 does not time 1024, 2048 and 3000 bodies:"; echo "$out"
+    fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed"

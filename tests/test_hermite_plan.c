@@ -116,7 +116,7 @@ static void check_one(int m, int n, int grid, int per)
     if (cost > best_all)
         below_waves++;
     /* With work for 8 waves or more, at least 75% of the resident blocks stay busy
-     * (BENCHMARKS.md, "wave-aware slices"): the lower bound over the cost. */
+     * (docs/perf-log/hermite-gpu.md, "wave-aware slices"): the lower bound over the cost. */
     if (groups * ntiles >= 8LL * grid)
         CHECK((double)lower / (double)cost >= 0.75);
     if ((double)cost / (double)best_all > worst_vs_all) {

@@ -8,7 +8,7 @@
 
 /* A pretend GPU: frame k's fence passes once `done` >= k. Each wait lets the GPU finish
  * one more frame only after `slow` timed-out waits, like a step slower than the wait's
- * timeout (a 1M-body step on an H100 against a short wait). */
+ * timeout (a 1M-body all-pairs step on a GPU against a short wait). */
 struct fake_gpu {
     uintptr_t issued;   /* fences made (fence k has the value k) */
     uintptr_t done;     /* frames finished */
@@ -60,8 +60,8 @@ static void init(struct gc_pacer *p, struct fake_gpu *g, unsigned depth)
 }
 
 /* The host queues frames as fast as it can: never more than `depth` may be in flight,
- * whatever the GPU's speed. Without a pacer, 60 frames of 0.5 s steps were all queued at
- * once, and a million bodies never finished on an H100. */
+ * whatever the GPU's speed. Without a pacer, 60 frames of slow steps were all queued at
+ * once, and a million bodies never finished on a GPU. */
 static void test_bound(unsigned depth, int slow)
 {
     struct gc_pacer p;

@@ -136,7 +136,7 @@ static void test_two_body_force(struct gc_backend *be)
 static void test_kepler(struct gc_backend *be)
 {
     struct gc_bodies b, out;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     const double m = 0.5, a = 1.0, eps = 0.01, M = 2 * m;
     /* relative motion: |r''| = M r / (r^2 + eps^2)^(3/2) = w^2 r on a circle of radius a */
@@ -153,11 +153,11 @@ static void test_kepler(struct gc_backend *be)
     b.vel[5] = (float)(-w * a / 2);
     p.dt = (float)(T / steps);
     p.eps = (float)eps;
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_OK);
     for (int k = 0; k < 20; k++) {
-        CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (steps / 20) * (double)gc_sim_params(&sim)->dt) ==
+        CHECK(gc_sim_advance(sim, gc_sim_time(sim) + (steps / 20) * (double)gc_sim_params(sim)->dt) ==
           GC_OK);
-        CHECK(gc_sim_download(&sim, &out) == GC_OK);
+        CHECK(gc_sim_download(sim, &out) == GC_OK);
         double dx = out.pos[0] - out.pos[4], dy = out.pos[1] - out.pos[5];
         double dr = fabs(sqrt(dx * dx + dy * dy) - a);
         if (dr > maxdr)
@@ -165,7 +165,7 @@ static void test_kepler(struct gc_backend *be)
     }
     /* (float)(T/steps)*steps differs from T by float rounding: compare at the time reached */
     {
-        double t = gc_sim_time(&sim), ang = w * t;
+        double t = gc_sim_time(sim), ang = w * t;
         double ex = a / 2 * cos(ang), ey = a / 2 * sin(ang);
         double err = hypot(out.pos[0] - ex, out.pos[1] - ey);
         double back = hypot(out.pos[0] - a / 2, out.pos[1]);
@@ -177,11 +177,11 @@ static void test_kepler(struct gc_backend *be)
         CHECK_LT(maxdr, 1e-4);
         {
             struct gc_integrator_stats st;
-            gc_sim_stats(&sim, &st);
+            gc_sim_stats(sim, &st);
             CHECK_NEAR(st.steps, steps, 0);
         }
     }
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     gc_bodies_free(&b);
     gc_bodies_free(&out);
 }
@@ -190,7 +190,7 @@ static void test_kepler(struct gc_backend *be)
 static void test_conservation_and_reversibility(struct gc_backend *be)
 {
     struct gc_bodies b, cur;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p;
     struct gc_diagnostics d0, d1;
     double mv = 0, mrv = 0, dP = 0, dL = 0, maxdx = 0;
@@ -203,8 +203,8 @@ static void test_conservation_and_reversibility(struct gc_backend *be)
     for (size_t i = 0; i < b.n; i++) /* give the system net momentum: P0 != 0 */
         b.vel[4 * i] += 0.2f;
     gc_bodies_alloc(&cur, b.n);
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
-    CHECK(gc_diagnostics_measure(&sim, &cur, &d0) == GC_OK);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_OK);
+    CHECK(gc_sim_measure(sim, &cur, &d0) == GC_OK);
     CHECK(d0.energy != 0.0 && fabs(d0.momentum[0]) > 0.1); /* never a vacuous check */
     for (size_t i = 0; i < b.n; i++) {
         double m = b.pos[4 * i + 3], v = hypot(hypot(b.vel[4 * i], b.vel[4 * i + 1]), b.vel[4 * i + 2]);
@@ -212,9 +212,9 @@ static void test_conservation_and_reversibility(struct gc_backend *be)
         mv += m * v;
         mrv += m * r * v;
     }
-    CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (steps) * (double)gc_sim_params(&sim)->dt) ==
+    CHECK(gc_sim_advance(sim, gc_sim_time(sim) + (steps) * (double)gc_sim_params(sim)->dt) ==
           GC_OK);
-    CHECK(gc_diagnostics_measure(&sim, &cur, &d1) == GC_OK);
+    CHECK(gc_sim_measure(sim, &cur, &d1) == GC_OK);
     for (int k = 0; k < 3; k++) {
         dP = fmax(dP, fabs(d1.momentum[k] - d0.momentum[k]));
         dL = fmax(dL, fabs(d1.angular_momentum[k] - d0.angular_momentum[k]));
@@ -229,10 +229,10 @@ static void test_conservation_and_reversibility(struct gc_backend *be)
     CHECK_LT(fabs(d1.energy - d0.energy), 1e-3 * fabs(d0.energy));
 
     /* Time reversal: run backwards the same number of steps. */
-    CHECK(gc_sim_set_dt(&sim, -p.dt) == GC_OK);
-    CHECK(gc_sim_advance(&sim, gc_sim_time(&sim) + (steps) * (double)gc_sim_params(&sim)->dt) ==
+    CHECK(gc_sim_set_dt(sim, -p.dt) == GC_OK);
+    CHECK(gc_sim_advance(sim, gc_sim_time(sim) + (steps) * (double)gc_sim_params(sim)->dt) ==
           GC_OK);
-    CHECK(gc_sim_download(&sim, &cur) == GC_OK);
+    CHECK(gc_sim_download(sim, &cur) == GC_OK);
     for (size_t i = 0; i < b.n; i++)
         for (int k = 0; k < 3; k++)
             maxdx = fmax(maxdx, fabs(cur.pos[4 * i + k] - b.pos[4 * i + k]));
@@ -240,8 +240,8 @@ static void test_conservation_and_reversibility(struct gc_backend *be)
            steps, maxdx);
     /* Exact in real arithmetic; float rounding (~1e-7 per step) grows slowly in 800 steps. */
     CHECK_LT(maxdx, 1e-4);
-    CHECK_NEAR(gc_sim_time(&sim), 0.0, 1e-6);
-    gc_sim_free(&sim);
+    CHECK_NEAR(gc_sim_time(sim), 0.0, 1e-6);
+    gc_sim_destroy(sim);
     gc_bodies_free(&b);
     gc_bodies_free(&cur);
 }
@@ -264,7 +264,7 @@ static void test_potential(struct gc_backend *be)
 static void test_errors(void)
 {
     struct gc_backend *be = NULL;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_bodies b, wrong;
     struct gc_sim_params p;
     gc_sim_params_default(&p);
@@ -273,19 +273,19 @@ static void test_errors(void)
     CHECK(be == NULL);
     CHECK(gc_backend_create("cpu", NULL, &be) == GC_OK);
     random_ball(&b, 10, 1.0, 0.1, 1);
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_ERR_INVALID); /* dt = 0 */
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_ERR_INVALID); /* dt = 0 */
     p.dt = NAN;
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_ERR_INVALID);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_ERR_INVALID);
     p.dt = 0.01f;
     p.eps = 0.0f; /* a body's pull on itself would be 0/0 */
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_ERR_INVALID);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_ERR_INVALID);
     p.eps = 0.025f;
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_OK);
-    CHECK(gc_sim_set_dt(&sim, 0.0f) == GC_ERR_INVALID);
-    CHECK(gc_sim_params(&sim)->dt == 0.01f); /* unchanged after a rejected value */
-    gc_sim_free(&sim);
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_OK);
+    CHECK(gc_sim_set_dt(sim, 0.0f) == GC_ERR_INVALID);
+    CHECK(gc_sim_params(sim)->dt == 0.01f); /* unchanged after a rejected value */
+    gc_sim_destroy(sim);
     p.integrator = "verlet";
-    CHECK(gc_sim_init(&sim, be, NULL, &b, &p) == GC_ERR_INVALID); /* unknown scheme */
+    CHECK(gc_sim_create(be, NULL, &b, &p, NULL, &sim) == GC_ERR_INVALID); /* unknown scheme */
     gc_bodies_alloc(&wrong, 11);
     CHECK(gc_backend_download(be, &wrong) == GC_ERR_INVALID); /* size mismatch */
     gc_bodies_free(&wrong);

@@ -1,6 +1,7 @@
 # Viewer tests: the view maths (gc_view, no GL context), and the real binary under Xvfb + Mesa
 # (window) or EGL (headless).
-foreach(t test_camera test_exposure test_pacer test_director test_picture_profile)
+foreach(t test_camera test_exposure test_pacer test_director test_events
+          test_picture_profile)
   gc_add_test(${t} ${t}.c)
   target_link_libraries(${t} PRIVATE gc_view)
 endforeach()
@@ -73,6 +74,8 @@ if(Python3_FOUND)
   set_tests_properties(test_viewer_headless test_viewer_no_display test_viewer_movie
                        test_viewer_text_headless PROPERTIES
     ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 120 SKIP_RETURN_CODE 77)
+  # Its runs with --start-at step a few thousand bodies on the CPU besides the frames.
+  set_tests_properties(test_viewer_headless PROPERTIES TIMEOUT 300)
   if(GC_XVFB AND GC_XDOTOOL)
     # A private Xvfb on a random high display, checked with Xlib before the test (viewer/xvfb.py
     # says why not xvfb-run -a).
@@ -86,21 +89,38 @@ if(Python3_FOUND)
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
                      $<TARGET_FILE:galaxy> levels)
+    # What an audience sees first, and the time line: --start-at, jumps, running backwards
+    # (going back starts the run over: its jumps take longer on a busy machine).
+    add_test(NAME test_viewer_window_timeline
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
+                     $<TARGET_FILE:galaxy> timeline)
+    # The encounter panel: opened, a value changed, restarts (log and pixels).
+    add_test(NAME test_viewer_window_panel
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_window.py
+                     $<TARGET_FILE:galaxy> panel)
     # The same title and time read back from the window.
     add_test(NAME test_viewer_text_window
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/xvfb.py 1280x800x24
                      ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_text.py
                      $<TARGET_FILE:galaxy> window)
-    set_tests_properties(test_viewer_window test_viewer_window_levels test_viewer_text_window
-      PROPERTIES ENVIRONMENT "${GC_VIEWER_ENV}" LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
+    set_tests_properties(test_viewer_window test_viewer_window_levels test_viewer_window_timeline
+      test_viewer_window_panel test_viewer_text_window PROPERTIES ENVIRONMENT "${GC_VIEWER_ENV}"
+      LABELS "viewer" TIMEOUT 180 SKIP_RETURN_CODE 77)
+    set_tests_properties(test_viewer_window_timeline PROPERTIES TIMEOUT 600)
   else()
-    foreach(t test_viewer_window test_viewer_window_levels test_viewer_text_window)
+    foreach(t test_viewer_window test_viewer_window_levels test_viewer_window_timeline
+              test_viewer_window_panel
+              test_viewer_text_window)
       gc_add_skipped_test(${t} "Xvfb or xdotool is not installed")
     endforeach()
   endif()
 else()
   foreach(t test_viewer_headless test_viewer_no_display test_viewer_movie test_viewer_progress
-            test_viewer_window test_viewer_window_levels test_viewer_text_headless
+            test_viewer_window test_viewer_window_levels test_viewer_window_timeline
+            test_viewer_window_panel
+            test_viewer_text_headless
             test_viewer_text_window)
     gc_add_skipped_test(${t} "python3 is not installed")
   endforeach()

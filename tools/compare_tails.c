@@ -47,26 +47,26 @@ static int run(const char *dir, const char *label, const struct gc_bodies *init,
     struct gc_sim_params sp;
     gc_sim_params_default(&sp);
     sp.dt = dt;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_bodies cur;
     if (gc_bodies_copy(&cur, init) != GC_OK)
         return 1;
-    if (gc_backend_create("cpu", &bo, &be) != GC_OK || gc_sim_init(&sim, be, NULL, init, &sp) != GC_OK)
+    if (gc_backend_create("cpu", &bo, &be) != GC_OK || gc_sim_create(be, NULL, init, &sp, NULL, &sim) != GC_OK)
         return 1;
     struct gc_diagnostics d0, d1;
     gc_diagnostics_compute(init, sp.eps, &d0);
     int err = 0;
     for (int k = 0; k < nt && !err; k++) {
-        err |= gc_sim_advance(&sim, times[k]) != GC_OK;
-        err |= gc_sim_download(&sim, &cur) != GC_OK;
+        err |= gc_sim_advance(sim, times[k]) != GC_OK;
+        err |= gc_sim_download(sim, &cur) != GC_OK;
         err |= write_csv(dir, label, times[k], &cur);
         gc_diagnostics_compute(&cur, sp.eps, &d1);
-        printf("%s t=%g: energy drift %.2e\n", label, gc_sim_time(&sim),
+        printf("%s t=%g: energy drift %.2e\n", label, gc_sim_time(sim),
                (d1.energy - d0.energy) / fabs(d0.energy));
         fflush(stdout);
     }
-    gc_sim_free(&sim);
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
+    gc_sim_destroy(sim);
     gc_backend_destroy(be);
     gc_bodies_free(&cur);
     return err;

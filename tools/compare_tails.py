@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side projected density of the Dubinski run and the built-in model (docs/model_vs_dubinski.png).
+"""Side-by-side projected density of the Dubinski run and the built-in model (docs/images/model_vs_dubinski_density.png).
 
 Usage: tools/compare_tails.py BUILD_DIR [OUT.png] [N] [DT]
 Runs BUILD_DIR/tools/compare_tails (built by tools/CMakeLists.txt) on ../shared/data/dubinski.tab.gz
@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build-model"
-out = sys.argv[2] if len(sys.argv) > 2 else "docs/model_vs_dubinski.png"
+out = sys.argv[2] if len(sys.argv) > 2 else "docs/images/model_vs_dubinski_density.png"
 n = sys.argv[3] if len(sys.argv) > 3 else "8192"
 dt = sys.argv[4] if len(sys.argv) > 4 else "0.05"
 times = [0, 25, 50, 75]

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     struct gc_backend *be = NULL;
     struct gc_backend_options bo;
     struct gc_sim_params sp;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_diagnostics d0, d1;
     struct gc_track tr;
     double t_end, every;
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     t_end = atof(argv[5]);
     every = atof(argv[6]);
     if (gc_bodies_copy(&cur, &b) != GC_OK || gc_backend_create("cpu", &bo, &be) != GC_OK ||
-        gc_sim_init(&sim, be, NULL, &b, &sp) != GC_OK || !(every > 0.0))
+        gc_sim_create(be, NULL, &b, &sp, NULL, &sim) != GC_OK || !(every > 0.0))
         return 1;
     gc_diagnostics_compute(&b, sp.eps, &d0);
     printf("# N = %zu (%s), dt = %g, eps = %g\n", b.n, atoi(argv[3]) ? "with halos" : "no halos",
@@ -54,16 +54,16 @@ int main(int argc, char **argv)
         double t = k * every;
         if (t > t_end + 1e-9)
             break;
-        if (gc_sim_advance(&sim, t) != GC_OK || gc_sim_download(&sim, &cur) != GC_OK ||
+        if (gc_sim_advance(sim, t) != GC_OK || gc_sim_download(sim, &cur) != GC_OK ||
             gc_track_measure(&cur, 0, &tr) != GC_OK)
             return 1;
         gc_diagnostics_compute(&cur, sp.eps, &d1);
-        printf("%7.2f %6.0f %11.3f %9.3f %9.3f %9.3f  %.2e\n", gc_sim_time(&sim),
-               gc_sim_time_myr(&sim), tr.separation, tr.half_mass[0], tr.half_mass[1],
+        printf("%7.2f %6.0f %11.3f %9.3f %9.3f %9.3f  %.2e\n", gc_sim_time(sim),
+               gc_sim_time_myr(sim), tr.separation, tr.half_mass[0], tr.half_mass[1],
                tr.extent, (d1.energy - d0.energy) / fabs(d0.energy));
         fflush(stdout);
     }
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     gc_backend_destroy(be);
     gc_bodies_free(&b);
     gc_bodies_free(&cur);

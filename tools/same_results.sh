@@ -11,7 +11,8 @@
 # Each run's energy table (every column but wall-clock time), its --save table and its
 # final snapshot (every dataset and the Time attribute, compared as raw bytes) must be
 # identical. Runs: the galaxy pair with the leapfrog; Plummer spheres with hermite4 and
-# hermite6; the galaxy pair on 2 MPI ranks (when both builds have MPI and mpiexec exists).
+# hermite6; a restart from the hermite4 run's snapshot; Burrau's problem with its close
+# groups; the galaxy pair on 2 MPI ranks (when both builds have MPI and mpiexec exists).
 # Exit status: 0 identical, 1 a difference (printed), 2 usage or a run failed.
 set -u
 old=$(cd "${1:?usage: same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORK_DIR]}" && pwd)
@@ -20,8 +21,11 @@ work=${3:-$(mktemp -d)}
 mkdir -p "$work"
 status=0
 
-# The wall-clock column (8th) and the timing summary change from run to run; all else must not.
-table() { grep -v '^# [0-9]* \(block \)\?steps in ' "$1" | awk '!/^#/ { $8 = "-" } { print }'; }
+# The wall-clock column (8th) and the timing lines change from run to run; all else must not.
+table() {
+    grep -v -e '^# [0-9]* \(block \)\?steps in ' -e '^#   host time of the groups' "$1" |
+        awk '!/^#/ { $8 = "-" } { print }'
+}
 
 # A Python with h5py (Debian's python3-h5py lives in /usr/bin/python3, which a pyenv may shadow).
 py=""
@@ -57,7 +61,9 @@ run() {
         local out="$work/$side/$name"
         rm -rf "$out"
         mkdir -p "$out"
-        if ! (cd "$out" && "${launcher[@]}" "$dir/galaxy" "$@" --save bodies.tab \
+        # @RUN@ in an argument: this side's folder of runs (a restart from an earlier run)
+        local args=("${@//@RUN@/$work/$side}")
+        if ! (cd "$out" && "${launcher[@]}" "$dir/galaxy" "${args[@]}" --save bodies.tab \
                   --snapshot-dir snaps >table.out 2>log.err); then
             echo "same_results: $name failed with the $side build ($dir):"
             tail -5 "$out/log.err"
@@ -94,6 +100,11 @@ run hermite4 "${common[@]}" --model plummer -n 512 --t-end 0.5 --report-every 0.
     --snapshot-every 0.25
 run hermite6 "${common[@]}" --model plummer -n 512 --integrator hermite6 --t-end 0.5 \
     --report-every 0.125 --snapshot-every 0.25
+# a restart from the hermite4 run's state at t = 0.25; close groups (regularisation)
+run hermite4-restart "${common[@]}" --data @RUN@/hermite4/snaps/snapshot_000001.hdf5 \
+    --t-end 0.5 --report-every 0.125 --snapshot-every 0.25
+run pythagorean "${common[@]}" --model pythagorean --t-end 20 --report-every 5 \
+    --snapshot-every 5
 if command -v mpiexec >/dev/null && "$old/galaxy" --version | grep -q MPI &&
    "$new/galaxy" --version | grep -q MPI; then
     launcher=(env OMPI_MCA_plm=isolated mpiexec --oversubscribe --allow-run-as-root -n 2)

@@ -27,7 +27,7 @@
 
 struct run {
     const char *name;
-    struct gc_sim sim;
+    struct gc_sim *sim;
     struct gc_bodies scratch;
     double e0, worst;
     double map[GRID * GRID];
@@ -44,7 +44,7 @@ static double now_s(void)
 static int energy(struct run *r)
 {
     struct gc_diagnostics d;
-    if (gc_diagnostics_measure(&r->sim, &r->scratch, &d) != GC_OK)
+    if (gc_sim_measure(r->sim, &r->scratch, &d) != GC_OK)
         return 1;
     if (r->e0 == 0.0)
         r->e0 = d.energy;
@@ -131,12 +131,12 @@ int main(int argc, char **argv)
         double t = 0.0, t0 = now_s();
         gc_sim_params_default(&p);
         p.force = k == 0 ? "tree" : "allpairs";
-        if (gc_sim_init(&runs[k].sim, be, NULL, &init, &p) != GC_OK ||
+        if (gc_sim_create(be, NULL, &init, &p, NULL, &runs[k].sim) != GC_OK ||
             gc_bodies_alloc(&runs[k].scratch, n) != GC_OK)
             return 1;
         memcpy(runs[k].scratch.tag, init.tag, n * sizeof *init.tag);
         printf("# %s: potential %s\n", runs[k].name,
-               gc_sim_potential_exact(&runs[k].sim) ? "exact (all pairs)" : "the tree's");
+               gc_sim_potential_exact(runs[k].sim) ? "exact (all pairs)" : "the tree's");
         if (energy(&runs[k]))
             return 1;
         next = 0;
@@ -147,9 +147,9 @@ int main(int argc, char **argv)
             double step_to = fmin(t + ENERGY_EVERY, t_end), was = t;
             if (next < ntimes && times[next] < step_to - half)
                 step_to = times[next];
-            if (gc_sim_advance(&runs[k].sim, step_to) != GC_OK)
+            if (gc_sim_advance(runs[k].sim, step_to) != GC_OK)
                 return 1;
-            t = gc_sim_time(&runs[k].sim);
+            t = gc_sim_time(runs[k].sim);
             if (!(t > was)) {
                 gc_log_error("%s: the clock stays at t = %.9g on the way to %g", runs[k].name,
                              t, step_to);
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
             }
         }
         runs[k].seconds = now_s() - t0;
-        gc_sim_free(&runs[k].sim);
+        gc_sim_destroy(runs[k].sim);
         printf("%s: t = 0..%g (%.0f Myr) in %.1f s; largest |dE/E| %.3e\n", runs[k].name,
                t_end, t_end * GC_MYR_PER_TIME_UNIT, runs[k].seconds, runs[k].worst);
         fflush(stdout);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Viewer screenshots of the Dubinski run and the built-in model at the same simulated times,
-# put side by side in docs/model_vs_dubinski_viewer.png (tools/viewer_montage.py).
+# put side by side in docs/images/model_vs_dubinski_viewer.png (tools/viewer_montage.py).
 # Usage: tools/viewer_shots.sh BUILD_DIR [N] [DT]   (headless EGL rendering, CPU backend)
 set -euo pipefail
 build=${1:-build-model}
@@ -19,4 +19,4 @@ for t in 0 25 50 75; do
     "$build/galaxy" --backend cpu --headless --size 640x400 --dt "$dt" --substeps 10 \
         --frames "$frames" -n "$n" --screenshot "$out/model_t$t.png"
 done
-python3 "$here/viewer_montage.py" "$out" "$here/../docs/model_vs_dubinski_viewer.png"
+python3 "$here/viewer_montage.py" "$out" "$here/../docs/images/model_vs_dubinski_viewer.png"

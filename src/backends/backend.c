@@ -1,14 +1,10 @@
-/* Backend creation by name, the NULL-checking wrappers around the compute table, and the lookups of the other tables. */
+/* Backend creation by name, the NULL-checking wrappers around the compute table, and the lookup of the other tables. */
 /* SPDX-License-Identifier: MIT */
 #include "backend.h"
 
 #include <omp.h>
 #include <string.h>
 
-#include "backend_bench.h"
-#include "backend_hermite.h"
-#include "backend_picture.h"
-#include "backend_tree.h"
 #include "log.h"
 
 const char *gc_backend_available(void)
@@ -183,12 +179,16 @@ enum gc_status gc_backend_drift(struct gc_backend *b, float dt)
     return b->iface->drift(b, dt);
 }
 
-enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
+enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_close, float dt_open,
+                                     float dt_drift)
 {
-    enum gc_status st;
+    enum gc_status st = GC_OK;
     if (b->iface->kick_drift)
-        return b->iface->kick_drift(b, dt_kick, dt_drift);
-    st = b->iface->kick(b, dt_kick);
+        return b->iface->kick_drift(b, dt_close, dt_open, dt_drift);
+    if (dt_close != 0.0f)
+        st = b->iface->kick(b, dt_close);
+    if (st == GC_OK)
+        st = b->iface->kick(b, dt_open);
     return st != GC_OK ? st : b->iface->drift(b, dt_drift);
 }
 
@@ -257,213 +257,4 @@ int gc_backend_is_device(const struct gc_backend *b)
 const void *gc_backend_lookup(const struct gc_backend *b, enum gc_backend_table table)
 {
     return b && b->iface->lookup ? b->iface->lookup(b, (int)table) : NULL;
-}
-
-const struct gc_backend_bench *gc_backend_bench(const struct gc_backend *b)
-{
-    return gc_backend_lookup(b, GC_TABLE_BENCH);
-}
-
-const struct gc_backend_tree *gc_backend_tree(const struct gc_backend *b)
-{
-    return gc_backend_lookup(b, GC_TABLE_TREE);
-}
-
-/* ---- the Hermite table ---- */
-
-const struct gc_backend_hermite *gc_backend_hermite(const struct gc_backend *b)
-{
-    return gc_backend_lookup(b, GC_TABLE_HERMITE);
-}
-
-static enum gc_status no_hermite(const struct gc_backend *b)
-{
-    gc_log_error("backend %s has no Hermite block-step support", b->iface->name);
-    return GC_ERR_UNSUPPORTED;
-}
-
-#define HERMITE_CALL(slot, ...)                                                    \
-    do {                                                                           \
-        const struct gc_backend_hermite *h_ = gc_backend_hermite(b);               \
-        return h_ && h_->slot ? h_->slot(__VA_ARGS__) : no_hermite(b);             \
-    } while (0)
-
-enum gc_status gc_backend_hermite_init(struct gc_backend *b, const struct gc_hermite_config *cfg,
-                                       const struct gc_bodies *bodies)
-{
-    if (!bodies || bodies->n != b->n) {
-        gc_log_error("hermite: the bodies given (%zu) are not the %zu uploaded",
-                     bodies ? bodies->n : 0, b->n);
-        return GC_ERR_INVALID;
-    }
-    if (cfg->order != 4 && cfg->order != 6) {
-        gc_log_error("hermite: order %d is not 4 or 6", cfg->order);
-        return GC_ERR_INVALID;
-    }
-    HERMITE_CALL(init, b, cfg, bodies);
-}
-
-enum gc_status gc_backend_hermite_begin(struct gc_backend *b)
-{
-    HERMITE_CALL(begin, b);
-}
-
-enum gc_status gc_backend_hermite_select(struct gc_backend *b, int64_t t_limit, int *due)
-{
-    HERMITE_CALL(select, b, t_limit, due);
-}
-
-enum gc_status gc_backend_hermite_predict(struct gc_backend *b)
-{
-    HERMITE_CALL(predict, b);
-}
-
-enum gc_status gc_backend_hermite_force(struct gc_backend *b)
-{
-    HERMITE_CALL(force, b);
-}
-
-enum gc_status gc_backend_hermite_correct(struct gc_backend *b)
-{
-    HERMITE_CALL(correct, b);
-}
-
-enum gc_status gc_backend_hermite_view(struct gc_backend *b, int64_t t)
-{
-    HERMITE_CALL(view, b, t);
-}
-
-enum gc_status gc_backend_hermite_counters(struct gc_backend *b, struct gc_hermite_counters *out)
-{
-    HERMITE_CALL(counters, b, out);
-}
-
-enum gc_status gc_backend_hermite_schedule(struct gc_backend *b, int64_t *t, uint8_t *level)
-{
-    HERMITE_CALL(schedule, b, t, level);
-}
-
-enum gc_status gc_backend_hermite_derivs(struct gc_backend *b, double *acc, double *jerk,
-                                         double *snap)
-{
-    HERMITE_CALL(derivs, b, acc, jerk, snap);
-}
-
-static enum gc_status no_exchange(const struct gc_backend *b)
-{
-    gc_log_error("backend %s cannot exchange Hermite state between ranks: the Hermite schemes "
-                 "run on one rank with it", b->iface->name);
-    return GC_ERR_UNSUPPORTED;
-}
-
-enum gc_status gc_backend_hermite_pack(struct gc_backend *b, struct gc_hermite_record *dst,
-                                       size_t *count)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    *count = 0;
-    return h && h->pack ? h->pack(b, dst, count) : no_exchange(b);
-}
-
-enum gc_status gc_backend_hermite_unpack(struct gc_backend *b,
-                                         const struct gc_hermite_record *src, size_t count)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    if (count == 0)
-        return GC_OK;
-    return h && h->unpack ? h->unpack(b, src, count) : no_exchange(b);
-}
-
-enum gc_status gc_backend_hermite_state(struct gc_backend *b, struct gc_hermite_record *all)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    return h && h->state ? h->state(b, all) : GC_ERR_UNSUPPORTED;
-}
-
-enum gc_status gc_backend_hermite_perturb(struct gc_backend *b, const int64_t *idx,
-                                          const double *acc, const double *jerk, size_t count)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    return h && h->perturb ? h->perturb(b, idx, acc, jerk, count) : GC_ERR_UNSUPPORTED;
-}
-
-int gc_backend_hermite_has_state(const struct gc_backend *b)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    return h && h->state && h->unpack;
-}
-
-int gc_backend_hermite_has_pack(const struct gc_backend *b)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    return h && h->pack;
-}
-
-int gc_backend_hermite_has_repeat(const struct gc_backend *b)
-{
-    const struct gc_backend_hermite *h = gc_backend_hermite(b);
-    return h && h->repeat;
-}
-
-enum gc_status gc_backend_hermite_repeat(struct gc_backend *b, enum gc_status (*body)(void *ctx),
-                                         void *ctx)
-{
-    if (!gc_backend_hermite_has_repeat(b)) {
-        gc_log_error("backend %s cannot repeat on its own; loop on the host", b->iface->name);
-        return GC_ERR_UNSUPPORTED;
-    }
-    return gc_backend_hermite(b)->repeat(b, body, ctx);
-}
-
-/* ---- the picture table ---- */
-
-const struct gc_backend_picture *gc_backend_picture(const struct gc_backend *b)
-{
-    return gc_backend_lookup(b, GC_TABLE_PICTURE);
-}
-
-int gc_backend_picture_can_draw(const struct gc_backend *b)
-{
-    const struct gc_backend_picture *p = gc_backend_picture(b);
-    return p && p->draw;
-}
-
-enum gc_status gc_backend_picture_draw(struct gc_backend *b, struct gc_picture_job *job)
-{
-    return gc_backend_picture_can_draw(b) ? gc_backend_picture(b)->draw(b, job)
-                                          : GC_ERR_UNSUPPORTED;
-}
-
-enum gc_status gc_backend_picture_release(struct gc_backend *b)
-{
-    const struct gc_backend_picture *p = gc_backend_picture(b);
-    return p && p->release ? p->release(b) : GC_OK;
-}
-
-enum gc_status gc_backend_picture_detach(struct gc_backend *b)
-{
-    const struct gc_backend_picture *p = gc_backend_picture(b);
-    return p && p->detach ? p->detach(b) : GC_OK;
-}
-
-int gc_backend_picture_has_fence(const struct gc_backend *b)
-{
-    const struct gc_backend_picture *p = gc_backend_picture(b);
-    return p && p->fence && p->wait && p->fence_release;
-}
-
-void *gc_backend_picture_fence(struct gc_backend *b)
-{
-    return gc_backend_picture_has_fence(b) ? gc_backend_picture(b)->fence(b) : NULL;
-}
-
-int gc_backend_picture_wait(struct gc_backend *b, void *fence, double timeout_s)
-{
-    return gc_backend_picture_has_fence(b) ? gc_backend_picture(b)->wait(b, fence, timeout_s)
-                                           : -1;
-}
-
-void gc_backend_picture_fence_release(struct gc_backend *b, void *fence)
-{
-    if (gc_backend_picture_has_fence(b))
-        gc_backend_picture(b)->fence_release(b, fence);
 }

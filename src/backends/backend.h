@@ -56,8 +56,11 @@ struct gc_backend_iface {
     enum gc_status (*accel)(struct gc_backend *b, const struct gc_force_params *fp);
     enum gc_status (*kick)(struct gc_backend *b, float dt);  /* v += a dt */
     enum gc_status (*drift)(struct gc_backend *b, float dt); /* x += v dt */
-    /* optional: v += a dt_kick, then x += v dt_drift in one pass; NULL = kick then drift */
-    enum gc_status (*kick_drift)(struct gc_backend *b, float dt_kick, float dt_drift);
+    /* optional: v += a dt_close (none when 0), v += a dt_open, then x += v dt_drift, in one
+     * pass, each kick rounded as the kick slot rounds it (the closing half kick of one
+     * leapfrog step and the opening one of the next); NULL = kicks then drift */
+    enum gc_status (*kick_drift)(struct gc_backend *b, float dt_close, float dt_open,
+                                 float dt_drift);
     enum gc_status (*export_positions)(struct gc_backend *b, struct gc_render_buffer *dst);
     /* optional: the range's share of the softened potential energy,
      * W = -1/2 sum_{i in range} m_i sum_{j != i} m_j / sqrt(r^2+eps^2) (summed over ranks it
@@ -84,8 +87,15 @@ struct gc_backend_iface {
 
 /* The tables beyond compute, each in its own header, reached through gc_backend_hermite
  * (backend_hermite.h), gc_backend_picture (backend_picture.h), gc_backend_bench
- * (backend_bench.h) and gc_backend_tree (backend_tree.h). */
-enum gc_backend_table { GC_TABLE_HERMITE, GC_TABLE_PICTURE, GC_TABLE_BENCH, GC_TABLE_TREE };
+ * (backend_bench.h), gc_backend_tree (backend_tree.h) and gc_backend_state
+ * (backend_state.h). */
+enum gc_backend_table {
+    GC_TABLE_HERMITE,
+    GC_TABLE_PICTURE,
+    GC_TABLE_BENCH,
+    GC_TABLE_TREE,
+    GC_TABLE_STATE
+};
 
 struct gc_backend {
     const struct gc_backend_iface *iface;
@@ -130,7 +140,8 @@ enum gc_status gc_backend_set_positions(struct gc_backend *b, size_t i0, size_t 
 enum gc_status gc_backend_accel(struct gc_backend *b, const struct gc_force_params *fp);
 enum gc_status gc_backend_kick(struct gc_backend *b, float dt);
 enum gc_status gc_backend_drift(struct gc_backend *b, float dt);
-enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift);
+enum gc_status gc_backend_kick_drift(struct gc_backend *b, float dt_close, float dt_open,
+                                     float dt_drift);
 enum gc_status gc_backend_export_positions(struct gc_backend *b, struct gc_render_buffer *dst);
 /* Returns GC_ERR_UNSUPPORTED when the backend has no potential slot. */
 enum gc_status gc_backend_potential(struct gc_backend *b, const struct gc_force_params *fp,

@@ -12,6 +12,7 @@
 
 #include "backend_bench.h"
 #include "backend_cpu.h"
+#include "backend_state.h"
 #include "backend_tree.h"
 #include "render_buffer.h"
 #include "log.h"
@@ -222,12 +223,87 @@ static void cpu_destroy(struct gc_backend *b)
     free(b);
 }
 
+/* ---- kept states: the ten arrays one after the other, in host memory ---- */
+
+#define KEPT_ARRAYS 10
+
+static size_t kept_bytes(const struct gc_backend *b)
+{
+    return KEPT_ARRAYS * ((const struct cpu_ctx *)b->ctx)->n * sizeof(float);
+}
+
+static enum gc_status cpu_keep(struct gc_backend *b, void **blob)
+{
+    struct cpu_ctx *c = b->ctx;
+    const float *a[KEPT_ARRAYS] = {c->x, c->y, c->z, c->m, c->vx, c->vy, c->vz,
+                                   c->ax, c->ay, c->az};
+    float *dst;
+    if (!*blob && !(*blob = malloc(kept_bytes(b) ? kept_bytes(b) : 1)))
+        return GC_ERR_NOMEM;
+    dst = *blob;
+    for (int k = 0; k < KEPT_ARRAYS; k++)
+        memcpy(dst + (size_t)k * c->n, a[k], c->n * sizeof(float));
+    return GC_OK;
+}
+
+static enum gc_status cpu_restore(struct gc_backend *b, const void *blob)
+{
+    struct cpu_ctx *c = b->ctx;
+    float *a[KEPT_ARRAYS] = {c->x, c->y, c->z, c->m, c->vx, c->vy, c->vz, c->ax, c->ay, c->az};
+    const float *src = blob;
+    for (int k = 0; k < KEPT_ARRAYS; k++)
+        memcpy(a[k], src + (size_t)k * c->n, c->n * sizeof(float));
+    return GC_OK;
+}
+
+static void cpu_release(struct gc_backend *b, void *blob)
+{
+    (void)b;
+    free(blob);
+}
+
+/* MemAvailable (what the kernel can give without swapping), else the free pages. */
+static enum gc_status cpu_free_memory(const struct gc_backend *b, size_t *bytes)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb = 0;
+    (void)b;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb == 0) {
+        const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        kb = pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size / 1024
+                                   : 0;
+    }
+    *bytes = (size_t)(kb * 1024);
+    return kb > 0 ? GC_OK : GC_ERR_UNSUPPORTED;
+}
+
+static const struct gc_backend_state cpu_state_table = {
+    .bytes = kept_bytes,
+    .keep = cpu_keep,
+    .restore = cpu_restore,
+    .release = cpu_release,
+    .free_memory = cpu_free_memory,
+};
+
 static enum gc_status cpu_tree_stats(struct gc_backend *b, struct gc_tree_stats *out)
 {
     return gc_cpu_tree_stats(b->ctx, out);
 }
 
-static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats};
+static enum gc_status cpu_tree_group_times(struct gc_backend *b, float *us, size_t cap,
+                                           size_t *count)
+{
+    return gc_cpu_tree_group_times(b->ctx, us, cap, count);
+}
+
+static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats,
+                                                      .group_times = cpu_tree_group_times};
 
 static enum gc_status cpu_peak(struct gc_backend *b, struct gc_bench_peak *out)
 {
@@ -251,6 +327,7 @@ static const void *cpu_lookup(const struct gc_backend *b, int table)
     switch (table) {
     case GC_TABLE_HERMITE: return &gc_cpu_hermite_table;
     case GC_TABLE_TREE: return &cpu_tree_table;
+    case GC_TABLE_STATE: return &cpu_state_table;
     case GC_TABLE_BENCH: return &cpu_bench_table;
     default: return NULL;
     }

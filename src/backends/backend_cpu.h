@@ -42,6 +42,9 @@ extern const struct cpu_force_method gc_cpu_allpairs; /* backend_cpu_allpairs.c 
 extern const struct cpu_force_method gc_cpu_tree;     /* backend_cpu_tree.c */
 /* The tree's figures of its latest pass (backend_tree.h), and its arrays freed. */
 enum gc_status gc_cpu_tree_stats(const struct cpu_ctx *c, struct gc_tree_stats *out);
+/* Each group's walk time of the latest pass (backend_tree.h's group_times). */
+enum gc_status gc_cpu_tree_group_times(const struct cpu_ctx *c, float *us, size_t cap,
+                                       size_t *count);
 void gc_cpu_tree_free(struct cpu_ctx *c);
 
 /* The Hermite table (backend_cpu_hermite.c) and what the compute table needs of its state. */

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "backend_cpu.h"
 #include "log.h"
+#include "stop.h"
 
 /* Tiles are taken one at a time as threads free up: a thread that loses its core to another
  * process holds back only the tile it is in, not a fixed share of the pass. Each tile writes
@@ -11,14 +12,21 @@ static enum gc_status accel(struct cpu_ctx *c, const struct gc_force_params *fp)
 {
     const struct cpu_soa s = {c->x, c->y, c->z, c->m, c->n};
     const long i0 = (long)c->i0, tiles = ((long)c->i1 - i0 + GC_CPU_TILE - 1) / GC_CPU_TILE;
+    long cut = 0;
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(gc_cpu_threads(c))
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : cut) num_threads(gc_cpu_threads(c))
     for (long t = 0; t < tiles; t++) {
         const size_t a = (size_t)(i0 + t * GC_CPU_TILE);
         const size_t b = a + GC_CPU_TILE < c->i1 ? a + GC_CPU_TILE : c->i1;
+        /* A pass over millions of bodies takes minutes: a stop during start-up is heard
+         * within one tile (stop.h). */
+        if (gc_stop_cut()) {
+            cut++;
+            continue;
+        }
         c->kernels->allpairs_accel(&s, a, b, fp->eps2, c->ax + a, c->ay + a, c->az + a);
     }
-    return GC_OK;
+    return cut ? GC_ERR_INTERRUPTED : GC_OK;
 }
 
 /* W = -1/2 sum_i m_i sum_{j != i} m_j / sqrt(r^2 + eps^2): pairs in float (as the forces),
@@ -28,18 +36,24 @@ static enum gc_status potential(struct cpu_ctx *c, const struct gc_force_params 
     const struct cpu_soa s = {c->x, c->y, c->z, c->m, c->n};
     const long i0 = (long)c->i0, tiles = ((long)c->i1 - i0 + GC_CPU_TILE - 1) / GC_CPU_TILE;
     double total = 0.0;
+    long cut = 0;
     if (!(fp->eps2 > 0.0f)) {
         gc_log_error("cpu backend: potential needs softening > 0");
         return GC_ERR_INVALID;
     }
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total) num_threads(gc_cpu_threads(c))
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : total, cut) \
+    num_threads(gc_cpu_threads(c))
     for (long t = 0; t < tiles; t++) {
         const size_t a = (size_t)(i0 + t * GC_CPU_TILE);
         const size_t b = a + GC_CPU_TILE < c->i1 ? a + GC_CPU_TILE : c->i1;
+        if (gc_stop_cut()) {
+            cut++;
+            continue;
+        }
         total += c->kernels->allpairs_potential(&s, a, b, fp->eps2);
     }
     *w = -0.5 * total;
-    return GC_OK;
+    return cut ? GC_ERR_INTERRUPTED : GC_OK;
 }
 
 const struct cpu_force_method gc_cpu_allpairs = {

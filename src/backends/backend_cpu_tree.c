@@ -11,6 +11,7 @@
 #include "backend_cpu_tree.h"
 #include "clock.h"
 #include "log.h"
+#include "stop.h"
 
 /* ---- the walk ---- */
 
@@ -208,14 +209,16 @@ static int walk_group(const struct cpu_ctx *c, const struct cpu_tree *t, struct 
 
 /* Builds the tree over all bodies, then walks every group that holds a body of the range.
  * Groups and walks do not depend on the range, so a body's force is the same bits on any
- * number of ranks. The groups are taken a few at a time as threads free up. */
+ * number of ranks. The groups are taken a few at a time as threads free up; each one's walk
+ * is timed (gc_cpu_tree_group_times). */
 static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params *fp,
                                 double *phi)
 {
     struct cpu_tree *t;
     const size_t n = c->n;
     const int threads = gc_cpu_threads(c);
-    double t3, cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
+    double t3, last_taken = 0.0, cells = 0.0, bodies = 0.0, mono = 0.0, local = 0.0;
+    long cut = 0;
     int failed = 0;
     float *acc = malloc(3 * n * sizeof *acc);
     enum gc_status st;
@@ -227,7 +230,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     t = c->tree;
     t3 = 1e3 * gc_clock_seconds();
     if (st == GC_OK) {
-#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local) \
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : cells, bodies, mono, local, cut) \
     num_threads(threads)
         for (long g = 0; g < (long)t->groups; g++) {
 #ifdef _OPENMP
@@ -236,7 +239,15 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
             struct cpu_walk *w = &t->walk[0];
 #endif
             double counts[4] = {0.0, 0.0, 0.0, 0.0};
+            const double start = gc_clock_seconds();
             int ok;
+            if (g + 1 == (long)t->groups)
+                last_taken = start;
+            /* A stop during start-up is heard within a group's walk (stop.h). */
+            if (gc_stop_cut()) {
+                cut++;
+                continue;
+            }
 #pragma omp atomic read
             ok = failed;
             ok = !ok;
@@ -247,6 +258,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
 #pragma omp atomic write
                 failed = 1;
             }
+            t->group_us[g] = (float)(1e6 * (gc_clock_seconds() - start));
             cells += counts[0];
             bodies += counts[1];
             mono += counts[2];
@@ -255,6 +267,8 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
         if (failed) {
             gc_log_error("cpu backend: out of memory for the tree's interaction lists");
             st = GC_ERR_NOMEM;
+        } else if (cut) {
+            st = GC_ERR_INTERRUPTED; /* forces of the groups not walked are unset */
         }
     }
     if (st == GC_OK) {
@@ -269,10 +283,11 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
             lists += (4 * t->walk[w].bodies.cap + 11 * (t->walk[w].cells.cap +
                                                         t->walk[w].local.cap)) * sizeof(float);
         t->stats.walk_ms = 1e3 * gc_clock_seconds() - t3;
+        t->stats.tail_ms = t->groups ? t3 + t->stats.walk_ms - 1e3 * last_taken : 0.0;
         t->stats.cells = t->nodes;
         t->stats.groups = t->groups;
         t->stats.bytes = t->cap * (2 * sizeof *t->order + 8 * sizeof *t->spos + 1 +
-                                   sizeof *t->group) +
+                                   sizeof *t->group + sizeof *t->group_us) +
                          t->node_cap * (sizeof *t->node + sizeof *t->mo + sizeof *t->kids +
                                         4 * sizeof *t->test) +
                          3 * n * sizeof *acc + lists;
@@ -287,6 +302,7 @@ static enum gc_status tree_pass(struct cpu_ctx *c, const struct gc_force_params 
     free(acc);
     return st;
 }
+
 static enum gc_status tree_accel(struct cpu_ctx *c, const struct gc_force_params *fp)
 {
     return tree_pass(c, fp, NULL);
@@ -310,6 +326,16 @@ static enum gc_status tree_potential(struct cpu_ctx *c, const struct gc_force_pa
     if (st == GC_OK)
         *w = 0.5 * total;
     return st;
+}
+
+enum gc_status gc_cpu_tree_group_times(const struct cpu_ctx *c, float *us, size_t cap,
+                                       size_t *count)
+{
+    const struct cpu_tree *t = c->tree;
+    *count = t && t->stats.valid ? t->groups : 0;
+    if (*count)
+        memcpy(us, t->group_us, (*count < cap ? *count : cap) * sizeof *us);
+    return GC_OK;
 }
 
 enum gc_status gc_cpu_tree_stats(const struct cpu_ctx *c, struct gc_tree_stats *out)

@@ -51,6 +51,7 @@ struct cpu_tree {
     int gens;
     unsigned char *begins;  /* per sorted body: 1 where a group begins */
     int32_t *group;         /* the groups' first bodies, ascending, then n */
+    float *group_us;        /* each group's walk, microseconds (written by the walk) */
     size_t groups;
     struct cpu_walk *walk;  /* one a thread */
     int walks;
@@ -58,7 +59,8 @@ struct cpu_tree {
 };
 
 /* Builds the tree of c's bodies for the walk (the arrays of c->tree, made or grown to fit):
- * keys and their sort, cells, groups, moments and the walk's tests, timed into the stats. */
+ * keys and their sort, cells, moments and the walk's tests, then groups, timed into the
+ * stats. GC_ERR_INTERRUPTED: a stop came between phases (gc_stop_cut). */
 enum gc_status gc_cpu_tree_build(struct cpu_ctx *c, float theta, float eps2, int threads);
 
 #endif

@@ -1,4 +1,4 @@
-/* The CPU backend's tree, built every pass: keys over the bodies' box, a parallel radix sort, cells generation by generation, groups and moments (OpenMP). */
+/* The CPU backend's tree, built every pass: keys over the bodies' box, a parallel radix sort, cells generation by generation, moments and groups (OpenMP). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "backend_cpu_tree.h"
 #include "clock.h"
 #include "log.h"
+#include "stop.h"
 
 static void list_free(struct cpu_list *l)
 {
@@ -40,6 +41,7 @@ void gc_cpu_tree_free(struct cpu_ctx *c)
     free(t->kids);
     free(t->begins);
     free(t->group);
+    free(t->group_us);
     free(t);
     c->tree = NULL;
 }
@@ -59,15 +61,19 @@ static enum gc_status reserve(struct cpu_ctx *c, int threads)
         free(t->sx);
         free(t->begins);
         free(t->group);
+        free(t->group_us);
         t->order = malloc(c->n * sizeof *t->order);
         t->spare = malloc(c->n * sizeof *t->spare);
         t->spos = malloc(4 * c->n * sizeof *t->spos);
         t->sx = malloc(4 * c->n * sizeof *t->sx);
         t->begins = malloc(c->n);
         t->group = malloc((c->n + 1) * sizeof *t->group);
-        t->cap = t->order && t->spare && t->spos && t->sx && t->begins && t->group ? c->n : 0;
-        if (!t->cap)
+        t->group_us = malloc((c->n + 1) * sizeof *t->group_us);
+        t->cap = 0;
+        if (!t->order || !t->spare || !t->spos || !t->sx || !t->begins || !t->group ||
+            !t->group_us)
             goto nomem;
+        t->cap = c->n;
         t->sy = t->sx + c->n;
         t->sz = t->sy + c->n;
         t->sm = t->sz + c->n;
@@ -319,10 +325,22 @@ static enum gc_status build(struct cpu_tree *t, size_t n, int threads)
     return st;
 }
 
-/* Marks where groups begin in piece nd (gc_tree_group_step). */
-static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
+/* Marks where groups begin in piece nd (gc_tree_group_step) of packing cell `cell`; parent:
+ * the cell whose children are being packed (NULL: the root packs itself), whose larger
+ * children a group spanning packing cells keeps clear of. */
+static void mark(struct cpu_tree *t, const struct node *nd, int32_t cell,
+                 const struct node *parent, struct gc_tree_pack *g)
 {
-    switch (gc_tree_group_step(fill, nd->end - nd->begin, nd->count < 0)) {
+    const int nb = nd->end - nd->begin;
+    const struct gc_tree_moments *mo = &t->mo[nd - t->node];
+    int apart = 0;
+    for (int k = 0; parent && gc_tree_pack_crosses(g, nb, cell) && k < parent->count && !apart;
+         k++) {
+        const int32_t j = parent->first + k;
+        apart = t->node[j].end - t->node[j].begin > GC_TREE_PACK &&
+                gc_tree_pack_reaches(g, mo->lo, mo->hi, t->mo[j].lo, t->mo[j].hi);
+    }
+    switch (gc_tree_group_step(g, nb, nd->count < 0, mo->lo, mo->hi, cell, apart)) {
     case GC_TREE_GROUP_BEGINS:
         t->begins[nd->begin] = 1;
         break;
@@ -337,8 +355,10 @@ static void mark(struct cpu_tree *t, const struct node *nd, int *fill)
 
 /* The pieces of packing cell nd in key order: from each body b not yet covered, down to the
  * largest cell of at most GC_TREE_GROUP bodies that holds it (or a leaf). */
-static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
+static void pack(struct cpu_tree *t, const struct node *nd, const struct node *parent,
+                 struct gc_tree_pack *g)
 {
+    const int32_t cell = (int32_t)(nd - t->node);
     for (int32_t b = nd->begin; b < nd->end;) {
         const struct node *p = nd;
         while (p->end - p->begin > GC_TREE_GROUP && p->count > 0) {
@@ -347,35 +367,36 @@ static void pack(struct cpu_tree *t, const struct node *nd, int *fill)
                 ch++;
             p = ch;
         }
-        mark(t, p, fill);
+        mark(t, p, cell, parent, g);
         b = p->end;
     }
 }
 
-/* The groups of the tree (tree_formulas.h), their first bodies in sorted order. */
+/* The groups of the tree (tree_formulas.h), their first bodies in sorted order; the cells'
+ * boxes are made (moments) before. */
 static void find_groups(struct cpu_tree *t, size_t n)
 {
-    int fill = 0;
+    struct gc_tree_pack g = {0};
     t->groups = 0;
     t->group[0] = 0;
     if (n == 0)
         return;
     memset(t->begins, 0, n);
     if (n <= GC_TREE_PACK)
-        pack(t, &t->node[0], &fill);
+        pack(t, &t->node[0], NULL, &g);
     else
-        mark(t, &t->node[0], &fill); /* a larger root is cut if it is a leaf */
+        mark(t, &t->node[0], 0, NULL, &g); /* a larger root is cut if it is a leaf */
     for (size_t c = 0; c < t->nodes; c++) {
         const struct node *nd = &t->node[c];
         if (nd->count < 0 || nd->end - nd->begin <= GC_TREE_PACK)
             continue;
-        fill = 0;
+        g.fill = 0;
         for (int k = 0; k < nd->count; k++) {
             const struct node *ch = &t->node[nd->first + k];
             if (ch->end - ch->begin > GC_TREE_PACK)
-                mark(t, ch, &fill);
+                mark(t, ch, nd->first + k, nd, &g);
             else
-                pack(t, ch, &fill);
+                pack(t, ch, nd, &g);
         }
     }
     for (size_t b = 0; b < n; b++)
@@ -419,12 +440,15 @@ enum gc_status gc_cpu_tree_build(struct cpu_ctx *c, float theta, float eps2, int
     t0 = 1e3 * gc_clock_seconds();
     sort_bodies(c, threads);
     t1 = 1e3 * gc_clock_seconds();
-    st = build(t, c->n, threads);
-    if (st == GC_OK)
-        find_groups(t, c->n);
+    /* Each phase is long at millions of bodies: a stop is heard between them too. */
+    st = gc_stop_cut() ? GC_ERR_INTERRUPTED : build(t, c->n, threads);
     t2 = 1e3 * gc_clock_seconds();
-    if (st == GC_OK)
+    if (st == GC_OK && gc_stop_cut())
+        st = GC_ERR_INTERRUPTED;
+    if (st == GC_OK) {
         moments(t, theta, eps2, threads);
+        find_groups(t, c->n);
+    }
     t->stats.sort_ms = t1 - t0;
     t->stats.build_ms = t2 - t1;
     t->stats.moments_ms = 1e3 * gc_clock_seconds() - t2;

@@ -1,20 +1,15 @@
-/* The CUDA backend: device memory, stream, CUDA-GL buffer registration and calls to the kernel launchers. */
+/* The CUDA backend: device memory, stream and calls to the kernel launchers behind its compute table. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime.h>
-#ifdef GC_CUDA_GL_INTEROP
-/* Needs only the GL headers: cudaGraphicsGLRegisterBuffer lives in cudart, so gc_core does
- * not link libGL; the renderer's context must be current when export_positions runs. */
-#include <GL/gl.h>
-#include <cuda_gl_interop.h>
-#endif
 
 #include "backend_bench.h"
 #include "backend_cuda.h"
 #include "backend_cuda_ctx.h"
+#include "backend_state.h"
 #include "backend_tree.h"
 #include "render_buffer.h"
 
@@ -113,12 +108,13 @@ static enum gc_status cuda_drift(struct gc_backend *b, float dt)
     return GC_OK;
 }
 
-static enum gc_status cuda_kick_drift(struct gc_backend *b, float dt_kick, float dt_drift)
+static enum gc_status cuda_kick_drift(struct gc_backend *b, float dt_close, float dt_open,
+                                      float dt_drift)
 {
     struct cuda_ctx *c = b->ctx;
     GC_CUDA_TRY(gc_cuda_launch_kick_drift(c->d_pos + 4 * c->i0, c->d_vel + 4 * c->i0,
-                                          c->d_acc + 4 * c->i0, c->i1 - c->i0, dt_kick,
-                                          dt_drift, c->stream));
+                                          c->d_acc + 4 * c->i0, c->i1 - c->i0, dt_close,
+                                          dt_open, dt_drift, c->stream));
     return GC_OK;
 }
 
@@ -131,119 +127,6 @@ static enum gc_status cuda_sync(struct gc_backend *b)
     return GC_OK;
 }
 
-static enum gc_status export_host(struct cuda_ctx *c, struct gc_render_buffer *dst)
-{
-    const size_t bytes = c->n * 4 * sizeof(float);
-    if (!dst->h_pos) {
-        gc_log_error("cuda backend: positions must go through the host (--no-interop or "
-                     "interop unavailable) but the render buffer has no host staging array");
-        return GC_ERR_UNSUPPORTED;
-    }
-    GC_CUDA_TRY(cudaMemcpyAsync(dst->h_pos, c->d_pos, bytes, cudaMemcpyDeviceToHost, c->stream));
-    if (dst->h_vel)
-        GC_CUDA_TRY(cudaMemcpyAsync(dst->h_vel, c->d_vel, bytes, cudaMemcpyDeviceToHost,
-                                    c->stream));
-    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
-    dst->written_to_vbo = 0;
-    return GC_OK;
-}
-
-#ifdef GC_CUDA_GL_INTEROP
-enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c)
-{
-    enum gc_status st = GC_OK;
-    for (int k = 0; k < 2; k++) {
-        if (c->res[k]) {
-            cudaError_t e = cudaGraphicsUnregisterResource(c->res[k]);
-            if (e != cudaSuccess) {
-                gc_log_error("cuda backend: cannot unregister GL buffer %u: %s", c->vbo[k],
-                             cudaGetErrorString(e));
-                st = GC_ERR_CUDA;
-            }
-        }
-        c->res[k] = NULL;
-        c->vbo[k] = 0;
-    }
-    return st;
-}
-
-/* Registers `vbo` as slot k once (again only if the renderer hands over another buffer).
- * Returns 0 when registration is impossible here; the caller then falls back. */
-static int ensure_registered(struct cuda_ctx *c, int k, unsigned vbo)
-{
-    cudaError_t e;
-    if (c->res[k] && c->vbo[k] == vbo)
-        return 1;
-    if (c->res[k]) {
-        cudaGraphicsUnregisterResource(c->res[k]);
-        c->res[k] = NULL;
-        c->vbo[k] = 0;
-    }
-    e = cudaGraphicsGLRegisterBuffer(&c->res[k], (GLuint)vbo,
-                                     cudaGraphicsRegisterFlagsWriteDiscard);
-    if (e != cudaSuccess) {
-        c->res[k] = NULL;
-        (void)cudaGetLastError();
-        gc_log_warn("cuda backend: CUDA-GL interop unavailable (cudaGraphicsGLRegisterBuffer: "
-                    "%s); copying positions through the host from now on, as --no-interop "
-                    "does", cudaGetErrorString(e));
-        c->interop_failed = 1;
-        return 0;
-    }
-    c->vbo[k] = vbo;
-    if (k == 0)
-        gc_log_info("cuda backend: CUDA-GL interop on: positions go straight into GL buffer "
-                    "%u, no host copy", vbo);
-    return 1;
-}
-
-/* One map, two device-to-device copies, one unmap per frame: no host round trip. */
-static enum gc_status export_interop(struct cuda_ctx *c, struct gc_render_buffer *dst)
-{
-    const size_t bytes = c->n * 4 * sizeof(float);
-    const float *src[2] = {c->d_pos, c->d_vel};
-    cudaGraphicsResource_t res[2];
-    int count = 0;
-    unsigned names[2] = {dst->vbo_pos, dst->vbo_vel};
-
-    for (int k = 0; k < 2; k++) {
-        if (!names[k])
-            continue;
-        if (!ensure_registered(c, k, names[k])) {
-            gc_cuda_interop_detach(c);
-            return export_host(c, dst);
-        }
-        res[count++] = c->res[k];
-    }
-    GC_CUDA_TRY(cudaGraphicsMapResources(count, res, c->stream));
-    for (int k = 0; k < 2; k++) {
-        void *ptr = NULL;
-        size_t size = 0;
-        cudaError_t e;
-        if (!names[k])
-            continue;
-        e = cudaGraphicsResourceGetMappedPointer(&ptr, &size, c->res[k]);
-        if (e == cudaSuccess && size < bytes) {
-            gc_log_error("cuda backend: GL buffer %u holds %zu bytes, %zu needed", names[k],
-                         size, bytes);
-            cudaGraphicsUnmapResources(count, res, c->stream);
-            return GC_ERR_INVALID;
-        }
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(ptr, src[k], bytes, cudaMemcpyDeviceToDevice, c->stream);
-        if (e != cudaSuccess) {
-            gc_log_error("cuda backend: writing GL buffer %u: %s", names[k],
-                         cudaGetErrorString(e));
-            cudaGraphicsUnmapResources(count, res, c->stream);
-            return GC_ERR_CUDA;
-        }
-    }
-    GC_CUDA_TRY(cudaGraphicsUnmapResources(count, res, c->stream));
-    dst->written_to_vbo = 1;
-    return GC_OK;
-}
-#endif
-
 static enum gc_status cuda_export(struct gc_backend *b, struct gc_render_buffer *dst)
 {
     struct cuda_ctx *c = b->ctx;
@@ -253,20 +136,9 @@ static enum gc_status cuda_export(struct gc_backend *b, struct gc_render_buffer 
     }
     if (dst->device_picture)
         return gc_cuda_picture_handover(c);
-#ifdef GC_CUDA_GL_INTEROP
-    if (dst->vbo_pos && !c->no_interop && !c->interop_failed)
-        return export_interop(c, dst);
-#endif
-    return export_host(c, dst);
+    return gc_cuda_export_buffers(c, dst);
 }
 
-#ifndef GC_CUDA_GL_INTEROP
-enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c)
-{
-    (void)c;
-    return GC_OK;
-}
-#endif
 
 static enum gc_status cuda_potential(struct gc_backend *b, const struct gc_force_params *fp,
                                      double *w)
@@ -398,7 +270,81 @@ static enum gc_status tree_stats(struct gc_backend *b, struct gc_tree_stats *out
     return gc_cuda_tree_stats(b->ctx, out);
 }
 
-static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats};
+static enum gc_status tree_group_times(struct gc_backend *b, float *us, size_t cap,
+                                       size_t *count)
+{
+    return gc_cuda_tree_group_times(b->ctx, us, cap, count);
+}
+
+static const struct gc_backend_tree cuda_tree_table = {.stats = tree_stats,
+                                                       .group_times = tree_group_times};
+
+/* ---- kept states: the position, velocity and acceleration arrays one after the other in
+ * device memory, copied on the device (no host round trip) ---- */
+
+static size_t kept_bytes(const struct gc_backend *b)
+{
+    return 3 * ((const struct cuda_ctx *)b->ctx)->n * 4 * sizeof(float);
+}
+
+static enum gc_status cuda_keep(struct gc_backend *b, void **blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    const size_t bytes = c->n * 4 * sizeof(float);
+    char *dst;
+    GC_CUDA_TRY(cudaSetDevice(c->device));
+    if (!*blob && cudaMalloc(blob, bytes ? 3 * bytes : 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        *blob = NULL;
+        return GC_ERR_NOMEM;
+    }
+    dst = *blob;
+    GC_CUDA_TRY(cudaMemcpyAsync(dst, c->d_pos, bytes, cudaMemcpyDeviceToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst + bytes, c->d_vel, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(dst + 2 * bytes, c->d_acc, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    return GC_OK;
+}
+
+static enum gc_status cuda_restore(struct gc_backend *b, const void *blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    const size_t bytes = c->n * 4 * sizeof(float);
+    const char *src = blob;
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_pos, src, bytes, cudaMemcpyDeviceToDevice, c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_vel, src + bytes, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    GC_CUDA_TRY(cudaMemcpyAsync(c->d_acc, src + 2 * bytes, bytes, cudaMemcpyDeviceToDevice,
+                                c->stream));
+    return GC_OK;
+}
+
+static void cuda_release(struct gc_backend *b, void *blob)
+{
+    struct cuda_ctx *c = b->ctx;
+    if (blob) {
+        cudaStreamSynchronize(c->stream);
+        cudaFree(blob);
+    }
+}
+
+static enum gc_status cuda_free_memory(const struct gc_backend *b, size_t *bytes)
+{
+    const struct cuda_ctx *c = b->ctx;
+    size_t total = 0;
+    GC_CUDA_TRY(cudaSetDevice(c->device));
+    GC_CUDA_TRY(cudaMemGetInfo(bytes, &total));
+    return GC_OK;
+}
+
+static const struct gc_backend_state cuda_state_table = {
+    .bytes = kept_bytes,
+    .keep = cuda_keep,
+    .restore = cuda_restore,
+    .release = cuda_release,
+    .free_memory = cuda_free_memory,
+};
 
 static const void *cuda_lookup(const struct gc_backend *b, int table)
 {
@@ -408,6 +354,7 @@ static const void *cuda_lookup(const struct gc_backend *b, int table)
     case GC_TABLE_PICTURE: return &gc_cuda_picture_table;
     case GC_TABLE_BENCH: return &cuda_bench;
     case GC_TABLE_TREE: return &cuda_tree_table;
+    case GC_TABLE_STATE: return &cuda_state_table;
     default: return NULL;
     }
 }

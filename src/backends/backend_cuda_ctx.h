@@ -65,6 +65,9 @@ extern const struct cuda_force_method gc_cuda_allpairs; /* backend_cuda_allpairs
 extern const struct cuda_force_method gc_cuda_tree;     /* backend_cuda_tree.c */
 /* The tree's figures of its latest finished pass (backend_tree.h). */
 enum gc_status gc_cuda_tree_stats(struct cuda_ctx *c, struct gc_tree_stats *out);
+/* Each group's walk time of the latest pass (backend_tree.h's group_times). */
+enum gc_status gc_cuda_tree_group_times(struct cuda_ctx *c, float *us, size_t cap,
+                                        size_t *count);
 /* The all-pairs kernel alone, or the classic reference, and the plan (benchmark table). */
 enum gc_status gc_cuda_allpairs_kernel(struct cuda_ctx *c, float eps2, int reference);
 const char *gc_cuda_allpairs_plan(const struct cuda_ctx *c);
@@ -75,7 +78,10 @@ extern const struct gc_backend_picture gc_cuda_picture_table;
 enum gc_status gc_cuda_picture_handover(struct cuda_ctx *c);
 void gc_cuda_picture_bodies_changed(struct cuda_ctx *c);
 void gc_cuda_picture_free(struct cuda_ctx *c);
-/* GL buffers export_positions registered (backend_cuda.c): forgotten before GL deletes them. */
+/* Positions (and velocities) into the render buffer's GL buffers, registered once with CUDA,
+ * or through its host arrays where interop is off or unavailable (backend_cuda_interop.c);
+ * and the registered buffers forgotten, before GL deletes them. */
+enum gc_status gc_cuda_export_buffers(struct cuda_ctx *c, struct gc_render_buffer *dst);
 enum gc_status gc_cuda_interop_detach(struct cuda_ctx *c);
 
 /* The Hermite table (backend_cuda_hermite.c) and what the compute table needs of its state. */

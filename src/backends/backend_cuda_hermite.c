@@ -136,9 +136,9 @@ static enum gc_status hermite_view(struct gc_backend *b, int64_t t);
 /* What the device offers the block step's launches (gc_cuda_hermite.pdl, .l2_window): a
  * capability it lacks leaves its field 0. The window is the records' first bytes, all of
  * them persisting, in 4/5 of the largest set-aside: the rest of the L2 keeps the ticks and
- * keys that every block step reads while the other records stream through it (H100, 2^20
- * bodies, m = 1: 36.9 us a block step, 40.4 with the whole set-aside, 41.2 with every
- * record in the window at a hit ratio). */
+ * keys that every block step reads while the other records stream through it (of the
+ * shares measured, this gave the fastest small block steps, ahead of the whole set-aside and
+ * of every record at a hit ratio: docs/perf-log/hermite-gpu.md). */
 static void use_device(struct cuda_ctx *c, struct cuda_hermite *h)
 {
     int major = 0, persist = 0, window = 0;
@@ -353,8 +353,9 @@ static enum gc_status derivs(struct gc_backend *b, double *acc, double *jerk, do
     return GC_OK;
 }
 
-/* Block steps a trip of the graph's while loop: a trip costs ~3 us on the H100 beside its
- * kernels. The copies after the one that ends the loop find nothing due and return. */
+/* Block steps a trip of the graph's while loop: a trip has a cost of its own beside its
+ * kernels, which small block steps feel. The copies after the one that ends the loop find
+ * nothing due and return. */
 #define LOOP_STEPS 8
 /* Records LOOP_STEPS calls of body into the body graph of a conditional while node whose
  * condition the selection kernels set. Returns 0 when this driver or runtime cannot (the

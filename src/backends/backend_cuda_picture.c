@@ -315,7 +315,7 @@ static enum gc_status draw(struct gc_backend *b, struct gc_picture_job *job)
     GC_CUDA_TRY(cudaEventRecord(P->drawn, P->stream));
     if (!job->meter_sync) {
         /* Kept: every map and unmap has GL's context signal the GPU, and the GPU switching
-         * to it in the middle of a force pass cost ~0.4 ms on the H100. */
+         * to it in the middle of a force pass lengthens that pass. */
         if (!job->keep_mapped && unmap_target(P) != GC_OK)
             return GC_ERR_CUDA;
     }

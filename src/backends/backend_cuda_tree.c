@@ -7,7 +7,7 @@
 #include "backend_cuda_ctx.h"
 #include "backend_tree.h"
 
-/* Events of one pass: start, sorted, built, moments, walked. */
+/* Events of one pass: start, sorted, built, moments and groups, walked. */
 enum { EV_START, EV_SORTED, EV_BUILT, EV_MOMENTS, EV_WALKED, EVENTS };
 
 struct cuda_tree {
@@ -38,7 +38,7 @@ static void tree_free(struct cuda_ctx *c)
                    t->d.com,     t->d.quad,    t->d.quad2,   t->d.misc,    t->d.blo,
                    t->d.bhi,
                    t->d.range,   t->d.ctl,     t->cub_temp, t->scratch,   t->d_phi,
-                   t->d_wpart,   t->d.begins,  t->d.group,   t->d.local};
+                   t->d_wpart,   t->d.begins,  t->d.group,   t->d.local,   t->d.group_us};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         cudaFree(dev[k]);
     for (int s = 0; s < 2; s++)
@@ -52,17 +52,18 @@ static void tree_free(struct cuda_ctx *c)
 }
 
 /* Bytes the tree keeps per body: keys and indices twice (the sort's two buffers), sorted
- * positions, group marks and starts, and the cell store (6 float4s and an int2 per cell). */
+ * positions, group marks, starts and walk times, and the cell store (6 float4s and an int2
+ * per cell). */
 static double bytes_per_body(size_t n)
 {
     const double cells = (double)gc_cuda_tree_cell_cap(n) / (double)(n ? n : 1);
-    return 2.0 * (8 + 4) + 16 + 1 + 4 + cells * (6 * 16 + 8);
+    return 2.0 * (8 + 4) + 16 + 1 + 4 + 4 + cells * (6 * 16 + 8);
 }
 
-/* Device bytes the tree holds now (the walk's local lists are the same at any N). */
+/* Device bytes the tree holds now (the walk's list areas are the same at any N). */
 static size_t held_bytes(const struct cuda_tree *t, int sm_count)
 {
-    return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4) + (size_t)t->d.cap * (6 * 16 + 8) +
+    return t->n_cap * (2 * (8 + 4) + 16 + 1 + 4 + 4) + (size_t)t->d.cap * (6 * 16 + 8) +
            t->cub_bytes + gc_cuda_tree_scratch_bytes() + (t->d_phi ? t->n_cap * 4 : 0) +
            gc_cuda_tree_local_ints(sm_count) * sizeof(int);
 }
@@ -139,6 +140,7 @@ static enum gc_status tree_alloc(struct cuda_ctx *c)
     TRY_ALLOC(t->d.spos, n * 4 * sizeof(float));
     TRY_ALLOC(t->d.begins, n ? n : 1);
     TRY_ALLOC(t->d.group, (n ? n : 1) * sizeof(int));
+    TRY_ALLOC(t->d.group_us, (n ? n : 1) * sizeof(float));
     TRY_ALLOC(t->d.ctl, sizeof *t->d.ctl);
     TRY_ALLOC(t->d.local, gc_cuda_tree_local_ints(c->sm_count) * sizeof(int));
     t->cub_bytes = gc_cuda_tree_sort_bytes((int)n);
@@ -180,6 +182,9 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->build_ms = elapsed(t->ev[s][EV_SORTED], t->ev[s][EV_BUILT]);
     o->moments_ms = elapsed(t->ev[s][EV_BUILT], t->ev[s][EV_MOMENTS]);
     o->walk_ms = elapsed(t->ev[s][EV_MOMENTS], t->ev[s][EV_WALKED]);
+    o->tail_ms = k->walk_end > k->walk_last_taken && k->walk_last_taken > 0
+                     ? 1e-6 * (double)(k->walk_end - k->walk_last_taken)
+                     : 0.0;
     o->cells = (uint64_t)(k->cells < t->d.cap ? k->cells : t->d.cap);
     o->leaves = (uint64_t)k->leaves;
     o->leaf_bodies = k->leaf_bodies;
@@ -191,6 +196,7 @@ static void read_slot(struct cuda_ctx *c, int s)
     o->mono_interactions = (double)k->mono_int / own;
     o->local_cells = (double)k->local_int / own;
     o->local_full = (uint64_t)k->local_full;
+    o->stack_spills = (uint64_t)k->stack_spills;
     o->complete = k->overflow == 0 && k->stack_full == 0;
     o->valid = 1;
     if (k->overflow > 0 && !t->grow) {
@@ -241,12 +247,12 @@ static enum gc_status pass(struct cuda_ctx *c, const struct gc_force_params *fp,
     if (e == 0)
         e = gc_cuda_tree_launch_build(&t->d, c->sm_count, c->stream);
     if (e == 0)
-        e = gc_cuda_tree_launch_groups(&t->d, t->cub_temp, t->cub_bytes, c->sm_count,
-                                       c->stream);
-    if (e == 0)
         e = (int)cudaEventRecord(t->ev[s][EV_BUILT], c->stream);
     if (e == 0)
         e = gc_cuda_tree_launch_moments(&t->d, c->sm_count, c->stream);
+    if (e == 0)
+        e = gc_cuda_tree_launch_groups(&t->d, t->cub_temp, t->cub_bytes, c->sm_count,
+                                       c->stream);
     if (e == 0)
         e = (int)cudaEventRecord(t->ev[s][EV_MOMENTS], c->stream);
     if (e == 0)
@@ -314,6 +320,26 @@ enum gc_status gc_cuda_tree_stats(struct cuda_ctx *c, struct gc_tree_stats *out)
     read_slot(c, c->tree->slot ^ 1); /* the latest pass first, then the one before */
     read_slot(c, c->tree->slot);
     *out = c->tree->last;
+    return GC_OK;
+}
+
+enum gc_status gc_cuda_tree_group_times(struct cuda_ctx *c, float *us, size_t cap,
+                                        size_t *count)
+{
+    struct cuda_tree *t = c->tree;
+    size_t groups;
+    *count = 0;
+    if (!t)
+        return GC_OK;
+    GC_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    read_slot(c, t->slot ^ 1);
+    read_slot(c, t->slot);
+    if (!t->last.valid)
+        return GC_OK;
+    groups = (size_t)t->last.groups;
+    GC_CUDA_TRY(cudaMemcpy(us, t->d.group_us, (groups < cap ? groups : cap) * sizeof *us,
+                           cudaMemcpyDeviceToHost));
+    *count = groups;
     return GC_OK;
 }
 

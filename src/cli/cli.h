@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "encounter.h"
 #include "models.h"
 #include "sim.h"
 #include "status.h"
@@ -51,6 +52,15 @@ struct gc_options {
     enum gc_units units;       /* units of the bodies: Henon for cluster models, else galaxy */
     uint64_t seed;             /* --seed; default 1 */
     const char *save;          /* --save FILE: write the initial bodies as a 7-column table */
+    const char *scenario;      /* --scenario NAME; NULL = none (mw-m31's values) */
+    struct gc_encounter encounter; /* the built-in pair's encounter: --scenario (else mw-m31),
+                                * then the encounter options given; legacy (today's pair,
+                                * bit for bit) when none changes it */
+    struct gc_encounter enc_opt; /* the encounter options' values as parsed (those given
+                                  * are applied over the scenario's) */
+    const char *scene;         /* --scene FILE: the setup read from an INI file (values the
+                                * command line gives win); NULL = none */
+    const char *save_scene;    /* --save-scene FILE: write the setup as a scene and go on */
     struct gc_sim_params params; /* --integrator, --dt, --eps, --eta, --dt-max, --profile;
                                   * integrator and eps default by model (gc_models_find) */
     unsigned steps;            /* --steps K; 0 = not given */
@@ -73,6 +83,8 @@ struct gc_options {
     int json;                  /* --json: machine-readable benchmark output */
     int sweep;                 /* --sweep: benchmark over a range of N */
     int theta_sweep;           /* --theta-sweep: tree benchmark over a range of opening angles */
+    const char *distributions; /* --distributions LIST: tree benchmark on each of these bodies
+                                * (bench_dists.h, or "all"); NULL = the input's bodies */
     int repeats;               /* --repeats K: benchmark repeats; default 5 */
     int quiet;                 /* --quiet: errors only */
     /* viewer: picture, movies, camera */
@@ -87,6 +99,19 @@ struct gc_options {
     const char *title;         /* --title TEXT: title line of --present; default GC_DEFAULT_TITLE */
     const char *font;          /* --font FILE: font of the text on screen; NULL (default) = DejaVu
                                 * Sans where found, else the built-in pixel font */
+    size_t keyframe_mib;       /* --keyframe-memory MIB: memory for keyframes (the device's with
+                                * the CUDA backend, the host's otherwise); 0 (default) = half of
+                                * what is free */
+    const char *start_at;      /* --start-at TIME|EVENT: where the drawn run starts (a time in
+                                * Myr, Henon units for clusters, or an event's name, checked by
+                                * gc_event_parse); NULL (default) = at its start */
+    int camera_given;          /* --camera was given: the home view is camera[] */
+    double camera[6];          /* --camera AZ,EL,DIST,X,Y,Z: azimuth and elevation of the eye
+                                * (degrees), distance and target (N-body units) */
+    const char *draw;          /* --draw points|sprites|plain; NULL = sprites */
+    const char *colour;        /* --colour stellar|galaxy|...; NULL = stellar */
+    char scene_text[4096];     /* the values read from --scene, which fields above point into */
+    size_t scene_used;         /* bytes of scene_text in use */
     uint64_t given[2];         /* bit k: option k of the table was on the command line */
     const void *restart;       /* a run continuing from a snapshot: its struct gc_restart
                                 * (initial.h), set by gc_initial_run; NULL = from t = 0 */
@@ -105,10 +130,46 @@ void gc_cli_defaults(struct gc_options *o);
  * malformed values, out-of-range numbers and combinations that do not go together. */
 enum gc_status gc_cli_parse(int argc, char **argv, enum gc_program program,
                             struct gc_options *o);
+/* The names --draw and --colour accept, in the order of the viewer's d and c keys. */
+#define GC_DRAW_NAMES "points|sprites|plain"
+#define GC_COLOUR_NAMES "stellar|galaxy|component|velocity|speed|level"
+
 /* 1 when option `name` ("--eps") was on the command line (not a default). */
 int gc_cli_given(const struct gc_options *o, const char *name);
+/* A value of option `name` that came from elsewhere (`from`: a file's name, for the message)
+ * held to the range the command line allows: GC_ERR_INVALID (logged, naming both) when it
+ * is outside it or not finite. */
+enum gc_status gc_cli_check_number(const char *name, double v, const char *from);
 /* The CUDA device to use: --device when given, else local_rank (0 for one process). */
 int gc_cli_device(const struct gc_options *o, int local_rank);
+/* Reads `path` (INI, libinih) into o: each key is an option without its "--", in its
+ * section ([encounter], [run], [view]); options the command line gave are kept. An unknown
+ * section or key, a bad value (the option's own message) or a line the parser refuses is
+ * logged as "path:line: ..." and gives GC_ERR_INVALID; a file that cannot be read
+ * GC_ERR_IO. GC_ERR_UNSUPPORTED (logged) in a build without libinih. */
+enum gc_status gc_scene_load(const char *path, struct gc_options *o);
+
+/* What a scene records: the options of the setup, as values (see gc_scene_write). */
+struct gc_scene {
+    const char *scenario;          /* preset the encounter starts from; NULL = mw-m31 */
+    struct gc_encounter encounter; /* the encounter run (only what differs from the
+                                    * scenario's values is written) */
+    size_t n;                      /* bodies */
+    uint64_t seed;
+    int camera_given;              /* write the camera: */
+    double camera[6];              /*   as --camera takes it */
+    const char *draw, *colour;     /* NULL = leave out */
+    double exposure;               /* EV; NAN = auto */
+    const char *title;             /* NULL = leave out */
+};
+
+/* Writes s to path as an INI scene that --scene reads back to the same setup (written as
+ * path.part, then renamed; removed on failure). GC_ERR_IO (logged) when it cannot be written. */
+enum gc_status gc_scene_write(const char *path, const struct gc_scene *s);
+
+/* The scene of options o as parsed (the encounter, N, seed, window settings). */
+void gc_scene_from_options(const struct gc_options *o, size_t n, struct gc_scene *s);
+
 /* Writes the --help text of `program`: every option it accepts, from the same table. */
 void gc_cli_usage(FILE *f, enum gc_program program);
 /* Writes the man page of `program` (roff, section 1) from the same table as --help. */

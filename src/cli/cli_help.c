@@ -8,13 +8,18 @@
 
 /* What the window does with the mouse and keys, after the Window options in --help. */
 static const char window_keys[] =
-    "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan.\n"
+    "  Mouse: left-drag rotate, right-drag or wheel zoom, middle-drag pan,\n"
+    "         click on the time line go to that time.\n"
     "  Keys: space pause/run, n one step while paused, [ ] halve/double dt, r reset,\n"
+    "        Up Down faster/slower (simulated time a second), a automatic speed,\n"
+    "        j l run backwards/forwards, Page Up/Page Down previous/next event,\n"
+    "        Left Right back/on along the timeline, Home End start/furthest computed,\n"
     "        d draw mode, c colour mode, m dark matter (stars / + faint halo / halo),\n"
     "        + - point size, , . exposure -/+ half a stop, x exposure auto/locked,\n"
     "        b glow, 1 face-on, 2 edge-on, 3 overview, 0 home view, o auto-orbit,\n"
     "        t tour, v start/stop recording, p presentation HUD, i statistics,\n"
-    "        h help overlay, f full screen, s save PNG screenshot, q or Esc quit.\n";
+    "        g time line, names and scale bar, h help overlay, f full screen,\n"
+    "        s save PNG screenshot, q or Esc quit.\n";
 
 /* ---- --help ---- */
 
@@ -44,7 +49,7 @@ static const char *description(enum gc_program p)
                ? "Benchmarks and cross-checks of the galaxy-collision viewer's compute backends,\n"
                  "without the viewer's OpenGL libraries (for GPU servers with no display).\n"
                : "Galaxy-collision viewer: the Milky Way and Andromeda colliding, all-pairs gravity on the\n"
-                 "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL.\n";
+                 "GPU (CUDA) or CPU (OpenMP), drawn live with OpenGL. A bare number N is -n N.\n";
 }
 
 static const char *section_name(int s, enum gc_program p)
@@ -61,7 +66,7 @@ static int listed(const struct gc_cli_option *op, enum gc_program p)
 
 void gc_cli_usage(FILE *f, enum gc_program program)
 {
-    fprintf(f, "Usage: %s [options]\n%s", program_name(program), description(program));
+    fprintf(f, "Usage: %s [options] [N]\n%s", program_name(program), description(program));
     for (int s = 0; s < GC_SEC_COUNT; s++) {
         int printed = 0;
         for (size_t k = 0; k < gc_cli_noptions; k++) {
@@ -115,7 +120,7 @@ void gc_cli_man(FILE *f, enum gc_program program)
           f);
     fputs(".SH SYNOPSIS\n.B ", f);
     roff_str(f, name);
-    fputs("\n[\\fIoptions\\fR]\n.SH DESCRIPTION\n", f);
+    fputs("\n[\\fIoptions\\fR] [\\fIN\\fR]\n.SH DESCRIPTION\n", f);
     roff_str(f, description(program));
     fputs(".SH OPTIONS\n", f);
     for (int s = 0; s < GC_SEC_COUNT; s++) {

@@ -6,6 +6,7 @@
 
 #include "bodies.h"
 #include "force.h"
+#include "scenario.h"
 #include "tree_formulas.h"
 
 const char *const gc_cli_section_title[GC_SEC_COUNT] = {
@@ -37,10 +38,50 @@ const struct gc_cli_option gc_cli_options[] = {
      0, NULL, "built-in model: mw-m31 (default, a colliding pair), single (one galaxy),\n"
      "plummer (a Plummer star cluster in Henon units, default N 1024 on CPU,\n"
      "16384 on CUDA), pythagorean (Burrau's three bodies 3, 4, 5),\n"
-     "pythagorean-binaries (the same, each body a circular binary) or\n"
-     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries)"},
+     "pythagorean-binaries (the same, each body a circular binary),\n"
+     "plummer-binaries (a Plummer cluster, 10% of its stars in hard binaries);\n"
+     "spheres the tree is measured on (Henon units, leapfrog, eps 0.05):\n"
+     "plummer-wide (Plummer to 100 scale radii), hernquist (a cusp) or\n"
+     "cold-sphere (uniform, at rest: it collapses)"},
     {"--seed", NULL, "S", ALL, GC_SEC_INPUT, GC_OPT_U64, OFF(seed), 0, 0, NULL, 0, NULL,
      "random seed of the built-in model (default 1)"},
+    {"--scenario", NULL, "NAME", ALL, GC_SEC_INPUT, GC_OPT_CHOICE, OFF(scenario), 0, 0,
+     GC_SCENARIO_NAMES, 0, NULL,
+     "a named encounter of the built-in pair, with its title and home view:\n"
+     "mw-m31 (today's, the default), prograde and retrograde (Toomre &\n"
+     "Toomre's equal-mass parabolic passages: tails, and none), polar,\n"
+     "head-on (a ring galaxy), minor (a 1:10 companion, like M51), antennae,\n"
+     "mice (sources: docs/model.md); the options below change its values"},
+    {"--mass-ratio", NULL, "Q", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_mass_ratio,
+     "companion:primary total mass, 1:20 to 1:1 (e.g. 1:10 or 0.1); sizes\n"
+     "follow mass as R ~ M^0.55 (docs/model.md)"},
+    {"--pericentre", NULL, "R", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_pericentre,
+     "pericentre of the two masses' Keplerian orbit: 0.1 to 200 kpc, as\n"
+     "12kpc, or in N-body units (3.75 = 12 kpc)"},
+    {"--eccentricity", NULL, "E", ALL, GC_SEC_INPUT, GC_OPT_DOUBLE, OFF(enc_opt.eccentricity),
+     GC_ENCOUNTER_E_MIN, GC_ENCOUNTER_E_MAX, NULL, 0, NULL,
+     "eccentricity of that orbit, 0 to 5: 1 parabolic (the scenarios'),\n"
+     "below 1 bound, above 1 hyperbolic"},
+    {"--separation", NULL, "D", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_separation,
+     "starting separation (kpc or N-body units); auto (default): the largest\n"
+     "of 96 kpc, 1.5x the two half-mass radii and 2 pericentres, at most a\n"
+     "bound orbit's apocentre"},
+    {"--primary-disk", NULL, "SPEC", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_disk,
+     "the primary's disk: prograde, retrograde, polar, or I,OMEGA in degrees\n"
+     "(Toomre & Toomre's inclination of the orbit to the disk, 0 to 180,\n"
+     "and argument of pericentre, -180 to 180)"},
+    {"--companion-disk", NULL, "SPEC", ALL, GC_SEC_INPUT, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_disk, "the companion's disk, as --primary-disk"},
+    {"--scene", NULL, "FILE", GALAXY, GC_SEC_INPUT, GC_OPT_STRING, OFF(scene), 0, 0, NULL, 0,
+     NULL, "start from a scene (an INI file written by the w key or --save-scene:\n"
+     "encounter, N, seed, camera, draw and colour modes, exposure, title);\n"
+     "options on the command line win over it"},
+    {"--save-scene", NULL, "FILE", GALAXY, GC_SEC_INPUT, GC_OPT_STRING, OFF(save_scene), 0, 0,
+     NULL, 0, NULL, "write the setup as a scene and continue"},
     {"--save", NULL, "FILE", ALL, GC_SEC_INPUT, GC_OPT_STRING, OFF(save), 0, 0, NULL, 0, NULL,
      "write the initial bodies as a 7-column table and continue (17 digits\n"
      "for a double-precision set: --data reads it back exactly)"},
@@ -50,8 +91,9 @@ const struct gc_cli_option gc_cli_options[] = {
      "leapfrog (default for galaxies: kick-drift-kick, one shared step),\n"
      "hermite4 (default for plummer and pythagorean) or hermite6: 4th/6th-order\n"
      "Hermite with individual block time steps, in double precision"},
-    {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.dt), 1e-7, GC_DT_MAX, NULL,
-     0, NULL, "leapfrog time step (default 0.01 = 0.18 Myr)"},
+    {"--dt", NULL, "DT", ALL, GC_SEC_PHYSICS, GC_OPT_CUSTOM, 0, 1e-7, GC_DT_MAX, NULL, 0,
+     gc_cli_set_dt, "leapfrog time step (default 0.01 = 0.18 Myr; larger steps let the\n"
+     "energy error grow, docs/physics.md; the window runs backwards with j)"},
     {"--eps", NULL, "EPS", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.eps), 0, GC_EPS_MAX, NULL,
      0, NULL, "Plummer softening length (default 0.025, about 80 pc; plummer 1/256,\n"
      "pythagorean 0; 0 needs a Hermite integrator)"},
@@ -110,10 +152,11 @@ const struct gc_cli_option gc_cli_options[] = {
      "(with --benchmark or --compare: steps per timed run)"},
     {"--t-end", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(t_end), 1e-12, 1e9, NULL, 0, NULL,
      "run to simulated time T (N-body units) without a window and print energy\n"
-     "and momentum (any integrator)"},
+     "and momentum (any integrator); with --benchmark --force tree: the\n"
+     "step time along a run to T"},
     {"--report-every", NULL, "X", ALL, GC_SEC_MODES, GC_OPT_DOUBLE, OFF(report_every), 1e-12, 1e9,
      NULL, 0, NULL, "print diagnostics every X steps (with --steps) or every X time\n"
-     "units (with --t-end)"},
+     "units (with --t-end; with --benchmark, a step time every X, default T/30)"},
     {"--snapshot-every", NULL, "T", ALL, GC_SEC_MODES, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
      gc_cli_set_snapshot_every,
      "write HDF5 snapshots at simulated times 0, T, 2T, ... (N-body units;\n"
@@ -136,9 +179,14 @@ const struct gc_cli_option gc_cli_options[] = {
     {"--repeats", NULL, "K", ALL, GC_SEC_MODES, GC_OPT_INT, OFF(repeats), 1, 1000, NULL, 0, NULL,
      "benchmark repeats, median reported (default 5)"},
     {"--sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(sweep), 0, 0, NULL, 0, NULL,
-     "benchmark over a range of N"},
+     "benchmark over a range of N (-n N: up to N)"},
     {"--theta-sweep", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(theta_sweep), 0, 0, NULL, 0,
      NULL, "with --benchmark --force tree: the error and time against theta"},
+    {"--distributions", NULL, "LIST", ALL, GC_SEC_MODES, GC_OPT_STRING, OFF(distributions), 0, 0,
+     NULL, 0, NULL, "with --benchmark --force tree: the tree on each of these bodies, comma-\n"
+     "separated, or all: mw-m31 (the pair), plummer-wide, hernquist, merger\n"
+     "(the pair at 1 Gyr) and collapse (a cold sphere at its densest); the\n"
+     "last two are run on the backend first (--sweep: 2^20, 2^22, 2^24 bodies)"},
     {"--json", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_FLAG, OFF(json), 0, 0, NULL, 0, NULL,
      "benchmark output as JSON on stdout"},
     {"--compare", NULL, NULL, ALL, GC_SEC_MODES, GC_OPT_MODE, 0, 0, 0, NULL, GC_MODE_COMPARE, NULL,
@@ -172,10 +220,31 @@ const struct gc_cli_option gc_cli_options[] = {
      "its frames/s measure the drawing alone"},
     {"--tour", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(tour), 0, 0, NULL, 0, NULL,
      "scripted camera tour of the encounter, timed by simulated time"},
+    {"--start-at", NULL, "TIME|EVENT", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_start_at,
+     "advance without drawing (a progress line shows how far) before the\n"
+     "first frame, to TIME in Myr since the start (Henon units for a star\n"
+     "cluster) or to an event of the encounter found on the way:\n"
+     "first-passage, second-passage, ..., passage-N, merger"},
+    {"--keyframe-memory", NULL, "MIB", GALAXY, GC_SEC_WINDOW, GC_OPT_SIZE, OFF(keyframe_mib), 1,
+     1 << 30, NULL, 0, NULL,
+     "memory for keyframes, MiB: states kept as the run goes, so that going\n"
+     "back restores the nearest one (GPU memory with the CUDA backend); default\n"
+     "half of what is free; more than is free is refused"},
     {"--present", NULL, NULL, GALAXY, GC_SEC_WINDOW, GC_OPT_FLAG, OFF(present), 0, 0, NULL, 0, NULL,
      "for talks: full screen, no cursor, only a large title and the time"},
     {"--title", NULL, "TEXT", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(title), 0, 0, NULL, 0, NULL,
      "title line of --present"},
+    {"--camera", NULL, "AZ,EL,DIST[,X,Y,Z]", GALAXY, GC_SEC_WINDOW, GC_OPT_CUSTOM, 0, 0, 0, NULL, 0,
+     gc_cli_set_camera,
+     "home view: the eye's azimuth and elevation (degrees), its distance\n"
+     "and the point it looks at (N-body units; default: framed)"},
+    {"--draw", NULL, "MODE", GALAXY, GC_SEC_WINDOW, GC_OPT_CHOICE, OFF(draw), 0, 0, GC_DRAW_NAMES,
+     0, NULL, "points, sprites (default) or plain sprites (the d key)"},
+    {"--colour", NULL, "MODE", GALAXY, GC_SEC_WINDOW, GC_OPT_CHOICE, OFF(colour), 0, 0,
+     GC_COLOUR_NAMES, 0, NULL,
+     "stellar (default), galaxy, component, velocity, speed or level (the c\n"
+     "key; level: Hermite time-step levels)"},
     {"--font", NULL, "FILE", GALAXY, GC_SEC_WINDOW, GC_OPT_STRING, OFF(font), 0, 0, NULL, 0, NULL,
      "font file (TrueType or OpenType) for the text on screen; default DejaVu\n"
      "Sans where found (a fonts/ folder beside the shaders, then the system's),\n"

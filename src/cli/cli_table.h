@@ -61,6 +61,20 @@ enum gc_status gc_cli_set_substeps(struct gc_options *o, const char *opt, const 
 enum gc_status gc_cli_set_size(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_exposure(struct gc_options *o, const char *opt, const char *val);
 enum gc_status gc_cli_set_snapshot_every(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_start_at(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_dt(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_mass_ratio(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_pericentre(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_separation(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_disk(struct gc_options *o, const char *opt, const char *val);
+enum gc_status gc_cli_set_camera(struct gc_options *o, const char *opt, const char *val);
+
+/* The option called name ("--seed", "-n"), or NULL. */
+const struct gc_cli_option *gc_cli_find(const char *name);
+/* Stores val into option op as the command line would, and marks it given; messages name
+ * it as `typed` (on the command line the option as typed, in a scene "FILE:LINE: key"). */
+enum gc_status gc_cli_apply(struct gc_options *o, const struct gc_cli_option *op,
+                            const char *typed, const char *val);
 
 /* The name a program goes by, in --help and in messages. */
 static inline const char *program_name(enum gc_program p)

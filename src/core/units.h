@@ -11,6 +11,10 @@
  * 0.02 and 9e-5 at 0.01. dt = 0.01 (0.18 Myr) keeps it near 1e-4 (docs/physics.md,
  * "Accuracy"). */
 #define GC_DEFAULT_DT 0.01f
+/* The largest step whose energy error stays small through the first passage (below 1e-3
+ * of |E|: 2.4e-4 at 0.01, 4.3e-3 at 0.02 on the built-in pair; docs/physics.md,
+ * "Accuracy"): beyond it the viewer says so. */
+#define GC_DT_ACCURATE_MAX 0.01f
 /* Usual physical scaling of the table (shared/data/README.md): dt = 0.1 is 1.8 Myr, so one
  * time unit is 18 Myr, one length unit 3.2 kpc. */
 #define GC_MYR_PER_TIME_UNIT 18.0

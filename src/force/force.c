@@ -1,4 +1,4 @@
-/* The force layer: the force method, decomposition of the bodies over ranks, position and Hermite-state exchange, and the force and potential passes. */
+/* The force layer: the force method, decomposition of the bodies over ranks, the exchanges between them, and the force and potential passes. */
 /* SPDX-License-Identifier: MIT */
 #include "force.h"
 
@@ -61,8 +61,11 @@ enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
     if (size > 1) {
         f->counts = malloc((size_t)size * sizeof *f->counts);
         f->displs = malloc((size_t)size * sizeof *f->displs);
+        f->part_displs = malloc((size_t)size * sizeof *f->part_displs);
+        f->ones = malloc((size_t)size * sizeof *f->ones);
+        f->iota = malloc((size_t)size * sizeof *f->iota);
         f->h_pos = malloc(4 * n * sizeof *f->h_pos);
-        if (!f->counts || !f->displs || !f->h_pos) {
+        if (!f->counts || !f->displs || !f->part_displs || !f->ones || !f->iota || !f->h_pos) {
             gc_log_error("force: out of memory for the exchange of %zu bodies", n);
             gc_force_free(f);
             return GC_ERR_NOMEM;
@@ -72,6 +75,8 @@ enum gc_status gc_force_init(struct gc_force *f, struct gc_backend *backend,
             gc_comm_range(n, size, r, &a, &b);
             f->displs[r] = a;
             f->counts[r] = b - a;
+            f->ones[r] = 1;
+            f->iota[r] = (size_t)r;
         }
     }
     return gc_backend_set_range(backend, f->i0, f->i1);
@@ -82,10 +87,7 @@ void gc_force_free(struct gc_force *f)
     free(f->counts);
     free(f->displs);
     free(f->h_pos);
-    free(f->h_rec);
-    free(f->heads);
-    free(f->rec_counts);
-    free(f->rec_displs);
+    free(f->part_displs);
     free(f->ones);
     free(f->iota);
     memset(f, 0, sizeof *f);
@@ -145,10 +147,10 @@ enum gc_status gc_force_accel(struct gc_force *f, float eps2)
     return st;
 }
 
-enum gc_status gc_force_hermite(struct gc_force *f)
+enum gc_status gc_force_pass(struct gc_force *f, enum gc_status (*pass)(struct gc_backend *b))
 {
     const double t0 = mark(f);
-    enum gc_status st = gc_backend_hermite_force(f->backend);
+    enum gc_status st = pass(f->backend);
     if (f->profile) {
         f->times.force_s += mark(f) - t0;
         f->times.passes++;
@@ -156,137 +158,54 @@ enum gc_status gc_force_hermite(struct gc_force *f)
     return st;
 }
 
-static enum gc_status alloc_records(struct gc_force *f)
+int gc_force_ranks(const struct gc_force *f)
 {
-    const size_t size = (size_t)f->comm->size;
-    if (f->h_rec)
-        return GC_OK;
-    f->h_rec = malloc((f->n ? f->n : 1) * sizeof *f->h_rec);
-    f->heads = malloc(size * sizeof *f->heads);
-    f->rec_counts = malloc(size * sizeof *f->rec_counts);
-    f->rec_displs = malloc(size * sizeof *f->rec_displs);
-    f->ones = malloc(size * sizeof *f->ones);
-    f->iota = malloc(size * sizeof *f->iota);
-    if (!f->h_rec || !f->heads || !f->rec_counts || !f->rec_displs || !f->ones || !f->iota) {
-        gc_log_error("force: out of memory for the Hermite exchange of %zu bodies", f->n);
-        return GC_ERR_NOMEM;
-    }
-    for (size_t r = 0; r < size; r++) {
-        f->ones[r] = 1;
-        f->iota[r] = r;
-    }
-    return GC_OK;
+    return f->comm->size;
 }
 
-/* Two collectives: every rank's head (record count and error), then the records themselves,
- * each rank's block after the lower ranks'. Every rank then writes the others' records into
- * its backend, so each holds the whole state and the same schedule. */
-static enum gc_status share(struct gc_force *f)
+/* An exchange between ranks, timed as one when profiling. */
+static enum gc_status exchanged(struct gc_force *f, double t0, enum gc_status st)
 {
-    const int rank = f->comm->rank, size = f->comm->size;
-    struct gc_hermite_counters cnt;
-    struct gc_force_rank_head *me;
-    size_t mine = 0, total = 0;
-    enum gc_status st = alloc_records(f);
-    /* An allocation failure here is local: the caller's failure path ends the run. */
-    if (st != GC_OK)
-        return st;
-    st = gc_backend_hermite_pack(f->backend, f->h_rec, &mine);
-    if (st == GC_OK)
-        st = gc_backend_hermite_counters(f->backend, &cnt);
-    if (st != GC_OK)
-        return st;
-    me = &f->heads[rank];
-    me->count = (int64_t)mine;
-    me->error = cnt.error;
-    me->error_i = cnt.error_i;
-    me->error_j = cnt.error_j;
-    st = gc_comm_allgatherv(f->comm, f->heads, f->ones, f->iota, sizeof *f->heads);
-    if (st != GC_OK)
-        return st;
-    for (int r = 0; r < size; r++) {
-        f->rec_counts[r] = (size_t)f->heads[r].count;
-        f->rec_displs[r] = total;
-        total += f->rec_counts[r];
-        if (f->heads[r].error && !f->shared_error.error) {
-            f->shared_error.error = (int)f->heads[r].error;
-            f->shared_error.error_i = f->heads[r].error_i;
-            f->shared_error.error_j = f->heads[r].error_j;
-        }
-    }
-    if (total > f->n) {
-        gc_log_error("force: ranks sent %zu Hermite records for %zu bodies", total, f->n);
-        return GC_ERR_INVALID;
-    }
-    /* Packed at the front; the exchange wants this rank's block after the lower ranks'. */
-    memmove(f->h_rec + f->rec_displs[rank], f->h_rec, mine * sizeof *f->h_rec);
-    st = gc_comm_allgatherv(f->comm, f->h_rec, f->rec_counts, f->rec_displs, sizeof *f->h_rec);
-    if (st == GC_OK)
-        st = gc_backend_hermite_unpack(f->backend, f->h_rec, f->rec_displs[rank]);
-    if (st == GC_OK)
-        st = gc_backend_hermite_unpack(f->backend, f->h_rec + f->rec_displs[rank] + mine,
-                                       total - f->rec_displs[rank] - mine);
+    if (f->profile)
+        f->times.exchange_s += mark(f) - t0;
     return st;
 }
 
-enum gc_status gc_force_hermite_share(struct gc_force *f)
+enum gc_status gc_force_gather_one(struct gc_force *f, void *buf, size_t elem)
 {
+    if (f->comm->size == 1)
+        return GC_OK;
+    return exchanged(f, mark(f), gc_comm_allgatherv(f->comm, buf, f->ones, f->iota, elem));
+}
+
+enum gc_status gc_force_gather_parts(struct gc_force *f, void *buf, const size_t *counts,
+                                     size_t elem, size_t *first)
+{
+    const int rank = f->comm->rank;
+    size_t total = 0;
     double t0;
+    *first = 0;
+    if (f->comm->size == 1)
+        return GC_OK;
+    for (int r = 0; r < f->comm->size; r++) {
+        f->part_displs[r] = total;
+        total += counts[r];
+    }
+    *first = f->part_displs[rank];
+    /* Given at the front; the exchange wants this rank's part after the lower ranks'. */
+    memmove((char *)buf + *first * elem, buf, counts[rank] * elem);
+    t0 = mark(f);
+    return exchanged(f, t0, gc_comm_allgatherv(f->comm, buf, counts, f->part_displs, elem));
+}
+
+enum gc_status gc_force_all(struct gc_force *f, int *flag)
+{
+    double agreed = *flag ? 1.0 : 0.0;
     enum gc_status st;
     if (f->comm->size == 1)
         return GC_OK;
-    t0 = mark(f);
-    st = share(f);
-    if (f->profile)
-        f->times.exchange_s += mark(f) - t0;
-    return st;
-}
-
-enum gc_status gc_force_hermite_select(struct gc_force *f, int64_t t_limit, int *due)
-{
-    double t0, agreed;
-    enum gc_status st;
-    if (f->comm->size == 1)
-        return gc_backend_hermite_select(f->backend, t_limit, due);
-    st = gc_backend_hermite_select(f->backend, t_limit, due);
-    if (st != GC_OK)
-        return st;
-    /* Every rank holds the same schedule, so every rank finds the same block; a rank whose
-     * backend has stopped on an error finds none, and then none runs anywhere. */
-    t0 = mark(f);
-    agreed = *due && !f->shared_error.error ? 1.0 : 0.0;
-    st = gc_comm_allreduce(f->comm, &agreed, 1, GC_COMM_MIN);
-    *due = agreed > 0.0;
-    if (f->profile)
-        f->times.exchange_s += mark(f) - t0;
-    return st;
-}
-
-enum gc_status gc_force_hermite_counters(struct gc_force *f, struct gc_hermite_counters *out)
-{
-    enum gc_status st = gc_backend_hermite_counters(f->backend, out);
-    if (st == GC_OK && f->shared_error.error) {
-        out->error = f->shared_error.error;
-        out->error_i = f->shared_error.error_i;
-        out->error_j = f->shared_error.error_j;
-    }
-    return st;
-}
-
-int gc_force_loop_on_backend(const struct gc_force *f)
-{
-    return f->comm->size == 1 && gc_backend_hermite_has_repeat(f->backend);
-}
-
-enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
-                               void *ctx, const int *due)
-{
-    enum gc_status st;
-    if (gc_force_loop_on_backend(f))
-        return gc_backend_hermite_repeat(f->backend, body, ctx);
-    do
-        st = body(ctx);
-    while (st == GC_OK && *due);
+    st = exchanged(f, mark(f), gc_comm_allreduce(f->comm, &agreed, 1, GC_COMM_MIN));
+    *flag = agreed > 0.0;
     return st;
 }
 

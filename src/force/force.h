@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "backend_hermite.h"
 #include "backend_tree.h"
 #include "comm.h"
 #include "status.h"
@@ -24,17 +23,10 @@ extern "C" {
  * profiling is on (gc_force_set_profile): then each phase waits for the backend to finish,
  * so that time is charged to the phase that spent it. */
 struct gc_force_times {
-    double force_s;    /* force passes (leapfrog accel, Hermite force of the active set) */
-    double exchange_s; /* exchanges between ranks (positions, Hermite state, block agreement),
-                        * waiting for the slowest rank included */
+    double force_s;    /* force passes (gc_force_accel, and a scheme's own: gc_force_pass) */
+    double exchange_s; /* exchanges between ranks (positions, a scheme's records and
+                        * agreements), waiting for the slowest rank included */
     uint64_t passes;   /* force passes timed */
-};
-
-/* Per rank, what it sends after a Hermite block step: its record count and its backend's
- * error, so that every rank stops together and reports the same error. */
-struct gc_force_rank_head {
-    int64_t count;
-    int64_t error, error_i, error_j; /* GC_HERMITE_ERR_* and the bodies involved; 0 = none */
 };
 
 struct gc_force {
@@ -48,13 +40,9 @@ struct gc_force {
     float *h_pos;               /* n float4 staging for the position exchange; NULL on 1 rank */
     double interactions;        /* all pairs: pairwise interactions of all ranks together since
                                  * init (counted locally: every rank knows the whole work) */
-    /* Hermite over several ranks (allocated at the first exchange) */
-    struct gc_hermite_record *h_rec;   /* n records: every rank's block, in rank order */
-    struct gc_force_rank_head *heads;  /* size entries */
-    size_t *rec_counts, *rec_displs;   /* per rank: records and first record */
-    size_t *ones, *iota;               /* per rank: 1 and r (the heads' exchange) */
-    struct gc_hermite_counters shared_error; /* the first error of any rank (rank order) */
-    int profile;                       /* 1 = time the phases (see gc_force_times) */
+    size_t *part_displs;        /* per rank, for gc_force_gather_parts; NULL on 1 rank */
+    size_t *ones, *iota;        /* per rank: 1 and r, for gc_force_gather_one */
+    int profile;                /* 1 = time the phases (see gc_force_times) */
     struct gc_force_times times;
 };
 
@@ -65,7 +53,7 @@ struct gc_force {
 /* "auto" takes the tree above this many bodies, or above the backend's own figure where it
  * has one (gc_backend_tree_above: the CPU's tree overtakes its all pairs far sooner): there
  * it is faster than all pairs and within the accuracy targets at the default opening angle
- * (measured on the H100: BENCHMARKS.md, "Tree"); at and below it all pairs stay exact. */
+ * (BENCHMARKS.md, "Barnes-Hut tree"); at and below it all pairs stay exact. */
 #define GC_FORCE_AUTO_TREE_N 262144
 /* The method `request` names ("auto" or NULL: the best for n bodies on this backend) into
  * *out; GC_ERR_INVALID (logged, with the names) for an unknown one. */
@@ -87,27 +75,23 @@ void gc_force_free(struct gc_force *f);
  * G = 1, against all n). After it, every rank holds every body's current position. */
 enum gc_status gc_force_accel(struct gc_force *f, float eps2);
 
-/* Hermite: acceleration, jerk (and snap) of this rank's active bodies against all, at the
- * predicted state of the selected block (gc_backend_hermite_force). */
-enum gc_status gc_force_hermite(struct gc_force *f);
-/* Hermite: after a correction (or the start-up), shares the new states of the bodies this
- * rank advanced with the other ranks, so every rank holds every body's state and selects the
- * next block alike; an error any rank's backend found reaches every rank. */
-enum gc_status gc_force_hermite_share(struct gc_force *f);
-/* Hermite: selects the next block (gc_backend_hermite_select). Over several ranks the ranks
- * also agree on *due (a block runs only where every rank found one and no rank has an
- * error), so that no rank waits in an exchange the others never reach. */
-enum gc_status gc_force_hermite_select(struct gc_force *f, int64_t t_limit, int *due);
-/* Hermite: the backend's counters, with the first error of any rank in place of this
- * rank's own (every rank then reports the same one). */
-enum gc_status gc_force_hermite_counters(struct gc_force *f, struct gc_hermite_counters *out);
-/* Runs body(ctx) while a block is due. With one rank on a backend that can loop by itself
- * (gc_backend_has_repeat) the loop runs there with no host round trip, and body's selects
- * must pass due = NULL; otherwise it runs here and they pass a flag (see
- * gc_force_loop_on_backend). */
-int gc_force_loop_on_backend(const struct gc_force *f);
-enum gc_status gc_force_repeat(struct gc_force *f, enum gc_status (*body)(void *ctx),
-                               void *ctx, const int *due);
+/* A force pass a scheme runs through its own backend table (Hermite's force of the active
+ * set on the bodies of this rank), timed as a force pass when profiling. */
+enum gc_status gc_force_pass(struct gc_force *f, enum gc_status (*pass)(struct gc_backend *b));
+
+/* ---- what schemes with a state of their own exchange between ranks (none on one rank) ----
+ * Ranks a run has (1: one process). */
+int gc_force_ranks(const struct gc_force *f);
+/* This rank's one element of `elem` bytes, at buf + rank * elem, to every rank: on return
+ * buf holds every rank's, in rank order. */
+enum gc_status gc_force_gather_one(struct gc_force *f, void *buf, size_t elem);
+/* Every rank's counts[r] elements of `elem` bytes (this rank's at the front of buf on entry,
+ * buf with room for all of them) to every rank: on return buf holds every rank's part in
+ * rank order, this rank's from element *first on. counts must be the same on every rank. */
+enum gc_status gc_force_gather_parts(struct gc_force *f, void *buf, const size_t *counts,
+                                     size_t elem, size_t *first);
+/* 1 in *flag on every rank only where every rank passed 1. */
+enum gc_status gc_force_all(struct gc_force *f, int *flag);
 
 /* The tree method's figures of its latest pass on this rank (backend_tree.h); valid = 0 with
  * another method or a backend without them. */

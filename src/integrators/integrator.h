@@ -6,17 +6,12 @@
 #include <stdint.h>
 
 #include "force.h"
-#include "hermite_groups.h"
-#include "hermite_timeline.h"
+#include "state.h"
 #include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The Hermite schemes' largest block step unless told otherwise: 1/8 time unit, a power of
- * two, so outputs at multiples of 1/8 are block times where every body is synchronised. */
-#define GC_HERMITE_DEFAULT_DT_MAX 0.125
 
 /* Settings every scheme reads what it needs from (N-body units, G = 1). */
 struct gc_integrator_params {
@@ -24,21 +19,41 @@ struct gc_integrator_params {
     double eps;     /* Plummer softening length; 0 allowed for the Hermite schemes */
     double eta;     /* Hermite: accuracy parameter of the time-step criterion; 0 = default */
     double dt_max;  /* Hermite: largest block step, a physics setting (outputs between
-                     * block times are predictions); 0 = default */
+                     * block times are predictions); 0 = default (1/8: outputs at multiples
+                     * of 1/8 are then block times where every body is synchronised) */
     double fixed_dt; /* Hermite: 0 = individual steps; > 0 = every step is this (a power-of-
                       * two fraction of dt_max): shared fixed steps, for convergence tests */
     int precision; /* Hermite force pass on the GPU: GC_PRECISION_AUTO (mixed where the
                     * scheme allows it), _MIXED or _DOUBLE (a backend without a mixed pass is
                     * double anyway) */
     int regularize;   /* Hermite: 1 = close groups by algorithmic regularisation (eps must be
-                       * 0; hermite_groups.h); 0 = none (default) */
-    double ar_tol;    /* regularisation: extrapolation tolerance; 0 = GC_AR_DEFAULT_TOL */
-    double ar_radius; /* regularisation radius; 0 = derived from the bodies (hermite_groups.h) */
+                       * 0); 0 = none (default) */
+    double ar_tol;    /* regularisation: extrapolation tolerance; 0 = the scheme's default */
+    double ar_radius; /* regularisation radius; 0 = derived from the bodies */
+};
+
+/* Close groups a scheme integrates apart from the rest (regularised binaries and few-body
+ * encounters), for the report rows, the HUD and snapshots. */
+struct gc_groups_report {
+    size_t groups;          /* groups now */
+    size_t members;         /* bodies in them */
+    uint64_t formed;        /* groups formed since the start (absorptions included) */
+    uint64_t dissolved;     /* groups split or dissolved since the start */
+    int have_binary;        /* 1 when some pair in a group is bound: */
+    double a, e;            /*   the most bound pair's semi-major axis, eccentricity */
+    double radius;          /* the regularisation radius in use; 0 = the scheme has none */
+    /* host seconds since the start: the groups' work before the correction (issued while
+     * an asynchronous backend computes the force pass), waiting for the backend after it,
+     * and the groups' work after the block (new states, advancing, splits and merges) */
+    double s_beside, s_wait, s_after;
 };
 
 /* Counters the HUD, the benchmark and the tests read; a scheme fills what applies. */
 struct gc_integrator_stats {
-    uint64_t steps;        /* leapfrog steps, or Hermite block steps, since start */
+    uint64_t steps;        /* leapfrog steps, or Hermite block steps, since start (a restored
+                            * state brings back its own count) */
+    uint64_t computed;     /* steps computed since the scheme was made, restores or not: the
+                            * work done (a jump back's replay included) */
     uint64_t body_steps;   /* sum over steps of the bodies advanced (active bodies) */
     uint64_t last_active;  /* bodies advanced by the latest step */
     double interactions;   /* pairwise force evaluations since start, all ranks */
@@ -67,9 +82,10 @@ struct gc_integrator_iface {
      * leapfrog's force (GPU Gems 3), 60 for Hermite 4 (Portegies Zwart et al. 2007), 94 for
      * Hermite 6 (the 60 plus the snap's 34, docs/perf-log/hermite-gpu.md) */
     double flops_per_interaction;
-    /* The backend holds `bodies` (uploaded) at time 0: first forces, first steps. A scheme
-     * with its own state on the backend (Hermite, in double) builds it from them. */
-    enum gc_status (*start)(struct gc_integrator *in, const struct gc_bodies *bodies);
+    /* The backend holds `bodies` (uploaded) at time t: first forces, first steps. A scheme
+     * with its own state on the backend (Hermite, in double) builds it from them. Times
+     * below are the simulation's own (t counts from its start). */
+    enum gc_status (*start)(struct gc_integrator *in, const struct gc_bodies *bodies, double t);
     /* Advances to t_end (>= now in the direction of time). A time the scheme cannot land on
      * exactly is not passed: leapfrog takes the whole steps that fit (rounded to the nearest),
      * Hermite block steps run while the next block time is <= t_end. */
@@ -85,22 +101,28 @@ struct gc_integrator_iface {
     enum gc_status (*set_dt)(struct gc_integrator *in, double dt);
     void (*stats)(const struct gc_integrator *in, struct gc_integrator_stats *out);
     void (*destroy)(struct gc_integrator *in);
-    /* optional (NULL: the state is the bodies' positions and velocities, which a restart
-     * reads from the snapshot): every body's state into all (n records, body order, ticks
-     * on the scheme's own clock), for a snapshot a run can continue from exactly. */
-    enum gc_status (*save)(struct gc_integrator *in, struct gc_hermite_record *all);
-    /* optional, with save: starts from bodies and the state save gave (all: n records) at
-     * time t of the scheme's clock, instead of start's fresh derivatives and first steps. */
-    enum gc_status (*resume)(struct gc_integrator *in, const struct gc_bodies *bodies,
-                             const struct gc_hermite_record *all, double t);
+    /* optional (NULL: the state cannot be saved; a restart rebuilds it from the bodies):
+     * the whole state at time() into st, described by its fields (state.h). st->memory says
+     * where the caller wants it: GC_STATE_HOST (snapshots: st->blob NULL on entry, the
+     * scheme allocates it with gc_state_alloc_host) or GC_STATE_BACKEND (keyframes: the
+     * scheme returns GC_ERR_UNSUPPORTED where it cannot keep it in backend memory).
+     * GC_ERR_UNSUPPORTED (not logged) while the state cannot be saved whole. */
+    enum gc_status (*save)(struct gc_integrator *in, struct gc_state *st);
+    /* optional, with save: continues from bodies and a state (one this scheme saved, or one
+     * a file held, read by field name) instead of start's fresh derivatives and first steps;
+     * the clock is set to st->time. GC_ERR_UNSUPPORTED (logged: why) when the state cannot
+     * be taken as it is (fields missing, another number of bodies): the caller then starts
+     * afresh. */
+    enum gc_status (*restore)(struct gc_integrator *in, const struct gc_bodies *bodies,
+                              const struct gc_state *st);
     /* optional (NULL: the backend's bodies are the physical ones): after a download at time
-     * t of the scheme's clock, the bodies it integrates apart (regularised groups) put in
-     * their slots with their own masses, positions and velocities. */
+     * t, the bodies it integrates apart (regularised groups) put in their slots with their
+     * own masses, positions and velocities. */
     enum gc_status (*physical)(struct gc_integrator *in, double t, struct gc_bodies *dst);
-    /* optional (NULL: none): the regularised groups now (out may be NULL), for reports and
+    /* optional (NULL: none): the close groups now (out may be NULL), for reports and
      * snapshots; returns how many there are. membership (n entries, may be NULL) receives
      * each body's group or -1. */
-    size_t (*groups)(const struct gc_integrator *in, struct gc_hermite_groups_report *out,
+    size_t (*groups)(const struct gc_integrator *in, struct gc_groups_report *out,
                      int32_t *membership);
 };
 
@@ -116,6 +138,9 @@ struct gc_integrator {
     int (*poll)(void *ctx, unsigned long done);
     void *poll_ctx;
     int stopped;                       /* the latest advance ended early on poll() */
+    int failed_together;               /* the latest failure was found by every rank alike
+                                        * (an error the ranks shared): they are still in
+                                        * step, and the run can report it and end cleanly */
 };
 
 /* Creates the scheme called `name` over `force`. Unknown names are an error that lists the

@@ -1,20 +1,26 @@
 /* Kick-drift-kick leapfrog: second order, symplectic and time-reversible. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "backend_state.h"
 #include "integrator.h"
 #include "log.h"
 
 struct leapfrog {
-    double time;     /* time of the current (synchronised) state */
+    double t0;       /* the simulation's time at the start: 0, or where a run continues from */
+    double time;     /* time of the current (synchronised) state, from t0 */
     uint64_t steps;  /* steps since start */
+    uint64_t computed; /* steps computed by this scheme, whatever was restored */
 };
 
-static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies)
+static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bodies, double t)
 {
     struct leapfrog *lf = in->ctx;
     (void)bodies; /* the backend already holds them in the float layout leapfrog uses */
+    lf->t0 = t;
     lf->time = 0.0;
     lf->steps = 0;
     /* The kick-drift-kick step expects accelerations that match the positions on entry. */
@@ -23,9 +29,11 @@ static enum gc_status start(struct gc_integrator *in, const struct gc_bodies *bo
 
 /* One step is K(dt/2) D(dt) A K(dt/2). The half kicks make the scheme symmetric in time
  * (so negating dt retraces the path) and keep velocities synchronised with positions at the
- * end of every call. Within a run of k steps the closing half kick of one step and the
- * opening half kick of the next are merged into one full kick, fused with the drift where
- * the backend offers it, which saves a pass over the bodies per step. */
+ * end of every step. Within a run of k steps the closing half kick of one step, the opening
+ * half kick of the next and its drift are one pass over the bodies where the backend offers
+ * it, but the two half kicks stay two roundings: merged into one kick of dt they would
+ * round differently, and the state after a step would depend on how the run was split
+ * into calls (on how often it is looked at: reports, snapshots, frames). */
 static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
 {
     struct gc_backend *b = in->force->backend;
@@ -34,7 +42,7 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
     unsigned long i;
     if (*k == 0)
         return GC_OK;
-    st = gc_backend_kick_drift(b, 0.5f * dt, dt);
+    st = gc_backend_kick_drift(b, 0.0f, 0.5f * dt, dt);
     if (st == GC_OK)
         st = gc_force_accel(in->force, eps2);
     for (i = 1; i < *k && st == GC_OK; i++) {
@@ -44,7 +52,7 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
             *k = i;
             break;
         }
-        st = gc_backend_kick_drift(b, dt, dt);
+        st = gc_backend_kick_drift(b, 0.5f * dt, 0.5f * dt, dt);
         if (st == GC_OK)
             st = gc_force_accel(in->force, eps2);
     }
@@ -53,9 +61,10 @@ static enum gc_status steps(struct gc_integrator *in, unsigned long *k)
 
 /* The whole steps that bring the clock nearest to t_end; time counts steps of the current dt
  * (dt may change between calls, so the clock is a sum, not steps x dt). */
-static enum gc_status advance(struct gc_integrator *in, double t_end)
+static enum gc_status advance(struct gc_integrator *in, double t)
 {
     struct leapfrog *lf = in->ctx;
+    const double t_end = t - lf->t0;
     const double want = floor((t_end - lf->time) / in->p.dt + 0.5);
     unsigned long k;
     enum gc_status st;
@@ -66,6 +75,7 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
     st = steps(in, &k);
     if (st == GC_OK) {
         lf->steps += (uint64_t)k;
+        lf->computed += (uint64_t)k;
         lf->time += (double)k * in->p.dt;
     }
     return st;
@@ -73,7 +83,8 @@ static enum gc_status advance(struct gc_integrator *in, double t_end)
 
 static double time_of(const struct gc_integrator *in)
 {
-    return ((const struct leapfrog *)in->ctx)->time;
+    const struct leapfrog *lf = in->ctx;
+    return lf->t0 + lf->time;
 }
 
 /* Accelerations depend on positions only, so the scheme stays consistent when dt changes
@@ -88,9 +99,53 @@ static void stats(const struct gc_integrator *in, struct gc_integrator_stats *ou
 {
     const struct leapfrog *lf = in->ctx;
     out->steps = lf->steps;
+    out->computed = lf->computed;
     out->body_steps = lf->steps * (uint64_t)in->force->n;
     out->last_active = in->force->n;
     out->interactions = in->force->interactions;
+}
+
+/* The state is the backend's positions, velocities and accelerations (the next step's first
+ * kick needs them as they were, not recomputed: a tree's forces may differ in their last
+ * bits from one build of it to the next), kept in the backend's own memory; the bodies of a
+ * snapshot are the rest of it, so in host memory there is nothing more to save. */
+static enum gc_status save(struct gc_integrator *in, struct gc_state *st)
+{
+    const struct leapfrog *lf = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    const struct gc_backend_state *table = gc_backend_state(b);
+    enum gc_status e;
+    if (st->memory != GC_STATE_BACKEND || !table || in->force->comm->size > 1)
+        return GC_ERR_UNSUPPORTED;
+    e = table->keep(b, &st->blob);
+    if (e != GC_OK)
+        return e;
+    snprintf(st->scheme, sizeof st->scheme, "%s", in->iface->name);
+    st->n = in->force->n;
+    st->bytes = table->bytes(b);
+    st->time = lf->t0 + lf->time;
+    st->steps = lf->steps;
+    st->nscalars = 0;
+    e = gc_state_add_scalar(st, "StartTime", lf->t0);
+    return e == GC_OK ? gc_state_add_scalar(st, "Elapsed", lf->time) : e;
+}
+
+static enum gc_status restore(struct gc_integrator *in, const struct gc_bodies *bodies,
+                              const struct gc_state *st)
+{
+    struct leapfrog *lf = in->ctx;
+    struct gc_backend *b = in->force->backend;
+    const struct gc_backend_state *table = gc_backend_state(b);
+    (void)bodies;
+    if (st->memory != GC_STATE_BACKEND || !table || strcmp(st->scheme, in->iface->name) != 0 ||
+        st->n != in->force->n || st->bytes != table->bytes(b) || st->nscalars != 2) {
+        gc_log_warn("leapfrog: a state not kept by this run's backend cannot be restored");
+        return GC_ERR_UNSUPPORTED;
+    }
+    lf->t0 = st->scalar[0].value;
+    lf->time = st->scalar[1].value;
+    lf->steps = st->steps;
+    return table->restore(b, st->blob);
 }
 
 static void destroy(struct gc_integrator *in)
@@ -111,6 +166,8 @@ const struct gc_integrator_iface gc_integrator_leapfrog = {
     .set_dt = set_dt,
     .stats = stats,
     .destroy = destroy,
+    .save = save,
+    .restore = restore,
 };
 
 enum gc_status gc_integrator_leapfrog_create(struct gc_integrator *in)

@@ -54,7 +54,7 @@ static const char *chunk_insane(hid_t d, const struct pipeline *p, const hsize_t
         switch (p->id[i]) {
         case H5Z_FILTER_FLETCHER32:
             if (len < 4)
-                return "has a chunk too short for its checksum";
+                return "has a chunk too short for its checksum (file corrupt?)";
             len -= 4; /* the checksum trails the data */
             break;
         case H5Z_FILTER_SHUFFLE:
@@ -69,7 +69,7 @@ static const char *chunk_insane(hid_t d, const struct pipeline *p, const hsize_t
                 if (stored > *cap) {
                     unsigned char *nb = realloc(*buf, (size_t)stored);
                     if (!nb)
-                        return "has a chunk too large to check";
+                        return "has a chunk too large to check (file corrupt?)";
                     *buf = nb;
                     *cap = stored;
                 }
@@ -79,12 +79,12 @@ static const char *chunk_insane(hid_t d, const struct pipeline *p, const hsize_t
 #else
                 if (H5Dread_chunk(d, H5P_DEFAULT, offset, &filters, *buf) < 0)
 #endif
-                    return "has a chunk that cannot be read";
+                    return "has a chunk that cannot be read (file corrupt?)";
                 have = 1;
             }
             got = inflated_length(*buf, (size_t)len, want);
             if (got < 0)
-                return "has a chunk that does not decompress";
+                return "has a chunk that does not decompress (file corrupt?)";
             len = (hsize_t)got;
             permuted = 1; /* what earlier filters see is no longer the stored bytes */
             break;
@@ -93,7 +93,9 @@ static const char *chunk_insane(hid_t d, const struct pipeline *p, const hsize_t
             return NULL; /* a filter whose output length is not counted here */
         }
     }
-    return len == want ? NULL : "has a chunk that does not decode to one whole chunk of values";
+    return len == want ? NULL
+                       : "has a chunk that does not decode to one whole chunk of values (file "
+                         "corrupt?)";
 }
 
 const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int rank,
@@ -109,7 +111,7 @@ const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int
     if (sp < 0 || H5Sget_simple_extent_ndims(sp) != rank ||
         H5Sget_simple_extent_dims(sp, dims, NULL) < 0 || nf < 0 || nf > H5Z_MAX_NFILTERS) {
         close_id(&sp, H5Sclose);
-        return "has a chunk layout that cannot be read";
+        return "has a chunk layout that cannot be read (file corrupt?)";
     }
     close_id(&sp, H5Sclose);
     for (int i = 0; i < nf; i++) {
@@ -117,16 +119,16 @@ const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int
         size_t ncd = 0;
         p.id[i] = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, 0, NULL, &config);
         if (p.id[i] < 0)
-            return "has a filter pipeline that cannot be read";
+            return "has a filter pipeline that cannot be read (file corrupt?)";
     }
     p.n = nf;
     for (int k = 0; k < rank; k++)
         if (chunk[k] == 0)
-            return "has a chunk layout that cannot be read";
+            return "has a chunk layout that cannot be read (file corrupt?)";
     for (int k = 0; k < rank; k++)
         if (dims[k] == 0)
             return NULL; /* no chunks */
-    /* Every chunk of the grid, in row-major order; unallocated ones read as fill values. */
+    /* Every chunk of the grid, in row-major order. */
     for (;;) {
         unsigned mask = 0;
         haddr_t addr = HADDR_UNDEF;
@@ -135,18 +137,21 @@ const char *gc_hdf5_chunks_insane(hid_t d, hid_t dcpl, const hsize_t *chunk, int
         for (k = 0; k < rank; k++)
             offset[k] = cell[k] * chunk[k];
         if (H5Dget_chunk_info_by_coord(d, offset, &mask, &addr, &stored) < 0) {
-            why = "has a chunk index that cannot be read";
+            why = "has a chunk index that cannot be read (file corrupt?)";
             break;
         }
-        if (addr != HADDR_UNDEF) {
-            if (stored > stored_max(chunk_bytes)) {
-                why = "has a chunk stored larger than its values can fill";
-                break;
-            }
-            why = chunk_insane(d, &p, offset, mask, stored, chunk_bytes, &buf, &cap);
-            if (why)
-                break;
+        /* A chunk never written reads as fill values: zeros loaded as bodies. */
+        if (addr == HADDR_UNDEF) {
+            why = "has chunks that were never written (they would read as zeros)";
+            break;
         }
+        if (stored > stored_max(chunk_bytes)) {
+            why = "has a chunk stored larger than its values can fill (file corrupt?)";
+            break;
+        }
+        why = chunk_insane(d, &p, offset, mask, stored, chunk_bytes, &buf, &cap);
+        if (why)
+            break;
         for (k = rank - 1; k >= 0; k--) {
             if (++cell[k] * chunk[k] < dims[k])
                 break;

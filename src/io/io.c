@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "infile.h"
 #include "log.h"
 #include "snapshot_hdf5.h"
 #include "table.h"
@@ -29,27 +30,6 @@ static int has_hdf5_signature(FILE *f)
             return 1;
     }
     return 0;
-}
-
-enum gc_status gc_io_check_file(const char *path)
-{
-    struct stat sb;
-    const char *what;
-    if (stat(path, &sb) != 0) {
-        gc_log_error("%s: cannot open: %s", path, strerror(errno));
-        return GC_ERR_IO;
-    }
-    if (S_ISREG(sb.st_mode))
-        return GC_OK;
-    what = S_ISDIR(sb.st_mode)                          ? "a folder"
-           : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
-           : S_ISFIFO(sb.st_mode)                       ? "a pipe (FIFO)"
-           : S_ISSOCK(sb.st_mode)                       ? "a socket"
-                                                        : "not a regular file";
-    /* A device or a pipe may never end (/dev/zero) and is read once only: the readers take
-     * files, which they can read twice (the format check, then the reader). */
-    gc_log_error("%s: is %s, not a file of bodies", path, what);
-    return GC_ERR_INVALID;
 }
 
 enum gc_status gc_io_read(const char *path, struct gc_bodies *out, struct gc_io_source *source)
@@ -75,7 +55,7 @@ enum gc_status gc_io_read_run(const char *path, struct gc_bodies *out,
         gc_log_error("no data file name given");
         return GC_ERR_INVALID;
     }
-    st = gc_io_check_file(path);
+    st = gc_infile_check(path);
     if (st != GC_OK)
         return st;
     f = fopen(path, "rb");

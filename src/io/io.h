@@ -32,11 +32,6 @@ struct gc_snapshot_run;
 enum gc_status gc_io_read_run(const char *path, struct gc_bodies *out,
                               struct gc_io_source *source, struct gc_snapshot_run *run);
 
-/* GC_OK when path names a regular file (or a link to one). A folder, a device (/dev/zero),
- * a FIFO or a socket is refused, saying which it is (GC_ERR_INVALID); a path that cannot be
- * looked up is GC_ERR_IO with the system's reason. Logged. */
-enum gc_status gc_io_check_file(const char *path);
-
 #ifdef __cplusplus
 }
 #endif

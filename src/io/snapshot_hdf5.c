@@ -26,9 +26,7 @@ void gc_snapshot_run_free(struct gc_snapshot_run *r)
 {
     if (!r)
         return;
-    free(r->records);
-    r->records = NULL;
-    r->nrecords = 0;
+    gc_state_free_host(&r->state);
 }
 
 #ifdef GC_HAVE_HDF5

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "bodies.h"
-#include "hermite_timeline.h"
+#include "state.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -40,15 +40,17 @@ struct gc_snapshot_run {
     char force[24];      /* force method: "allpairs", "tree" */
     char model[24];      /* built-in model the run started from, or "data" */
     char units[8];       /* "galaxy" or "henon" */
-    double eps, dt, eta, dt_max, theta; /* as the run used them (eta, dt_max: Hermite) */
-    double every;        /* --snapshot-every T of the series */
+    double eps, dt, eta, dt_max, theta; /* as the run used them (eta, dt_max: Hermite);
+                                         * read: NaN where the file records none */
+    double every;        /* --snapshot-every T of the series (read: NaN when unrecorded) */
     uint64_t seed;       /* the model's seed */
     long long index;     /* NNN of snapshot_NNN: Time = index x every; -1 unknown */
-    /* Hermite: every body's state (its own time as an absolute tick of dt_max / 2^40, step
-     * level, x v a jerk snap crackle) in run order; NULL = none (the leapfrog's state is the
-     * positions and velocities). Read: allocated, freed by gc_snapshot_run_free. */
-    struct gc_hermite_record *records;
-    size_t nrecords;
+    /* The integrator's state beyond the bodies (state.h), as /IntegratorState: each field
+     * that is stored in files a dataset of n rows in run order, each named number an
+     * attribute; no fields = none (a leapfrog's state is its bodies). Read: a host blob of
+     * the file's own layout (integers as int64, numbers as float64), freed by
+     * gc_snapshot_run_free. */
+    struct gc_state state;
     /* Written only: each body's regularised group (-1: none), b->n entries, as the dataset
      * /Regularisation/Group in body order (ParticleIDs - 1); NULL = no regularisation. */
     const int32_t *group_of;

@@ -262,9 +262,13 @@ int gc_snapshot_hdf5_get_parameters(const struct gc_snapshot_reader *r,
     for (size_t k = 0; ok && k < sizeof text / sizeof text[0]; k++)
         ok = get_string(r, g, "/Parameters", text[k].name, text[k].v, text[k].cap) >= 0;
     for (size_t k = 0; ok && k < sizeof num / sizeof num[0]; k++) {
-        ok = get_attr(r, g, "/Parameters", num[k].name, H5T_FLOAT, H5T_NATIVE_DOUBLE, num[k].v,
-                      1, 0) >= 0;
-        if (ok && (!isfinite(*num[k].v) || *num[k].v < 0.0)) {
+        /* Not recorded is not 0 (a softening of 0 is a setting of its own): NaN. */
+        const int got = get_attr(r, g, "/Parameters", num[k].name, H5T_FLOAT,
+                                 H5T_NATIVE_DOUBLE, num[k].v, 1, 0);
+        ok = got >= 0;
+        if (got == 0)
+            *num[k].v = NAN;
+        if (got > 0 && (!isfinite(*num[k].v) || *num[k].v < 0.0)) {
             gc_log_error("%s: /Parameters %s = %g must be finite and >= 0", r->name,
                          num[k].name, *num[k].v);
             ok = 0;
@@ -283,12 +287,12 @@ int gc_snapshot_hdf5_get_parameters(const struct gc_snapshot_reader *r,
 enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
                                            struct gc_snapshot_header *h)
 {
-    static const char *const type_word[GC_HDF5_NTYPES] = {"gas", "", "", "", "stars",
-                                                          "black holes"};
-    long long total[GC_HDF5_NTYPES] = {0}, high[GC_HDF5_NTYPES] = {0}, files = 1;
+    static const char *const type_word[GC_HDF5_NTYPES_READ] = {
+        "gas", "", "", "", "stars", "black holes", "neutrinos"};
+    long long total[GC_HDF5_NTYPES_READ] = {0}, high[GC_HDF5_NTYPES_READ] = {0}, files = 1;
     hid_t g;
     htri_t ex = H5Lexists(r->file, "Header", H5P_DEFAULT);
-    int ok;
+    int ok, nt = GC_HDF5_NTYPES;
 
     memset(h, 0, sizeof *h);
     if (ex < 0) {
@@ -301,17 +305,26 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
         gc_log_error("%s: no /Header group: not a snapshot in the GADGET/SWIFT layout", r->name);
         return GC_ERR_PARSE;
     }
+    /* GADGET's 6 types or SWIFT's 7, the same number in every per-type array. */
+    if (H5Aexists(g, "NumPart_ThisFile") > 0) {
+        hid_t a = H5Aopen(g, "NumPart_ThisFile", H5P_DEFAULT);
+        hid_t sp = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+        if (sp >= 0 && H5Sget_simple_extent_npoints(sp) == GC_HDF5_NTYPES_READ)
+            nt = GC_HDF5_NTYPES_READ;
+        close_id(&sp, H5Sclose);
+        close_id(&a, H5Aclose);
+    }
     ok = get_attr(r, g, "/Header", "NumPart_ThisFile", H5T_INTEGER, H5T_NATIVE_LLONG, h->npart,
-                  GC_HDF5_NTYPES, 1) > 0 &&
+                  nt, 1) > 0 &&
          get_attr(r, g, "/Header", "Time", H5T_FLOAT, H5T_NATIVE_DOUBLE, &h->time, 1, 1) > 0;
     /* The rest is optional in files from other codes, but must agree when present. */
     ok = ok &&
          get_attr(r, g, "/Header", "MassTable", H5T_FLOAT, H5T_NATIVE_DOUBLE, h->mass_table,
-                  GC_HDF5_NTYPES, 0) >= 0 &&
-         get_attr(r, g, "/Header", "NumPart_Total", H5T_INTEGER, H5T_NATIVE_LLONG, total,
-                  GC_HDF5_NTYPES, 0) >= 0 &&
+                  nt, 0) >= 0 &&
+         get_attr(r, g, "/Header", "NumPart_Total", H5T_INTEGER, H5T_NATIVE_LLONG, total, nt,
+                  0) >= 0 &&
          get_attr(r, g, "/Header", "NumPart_Total_HighWord", H5T_INTEGER, H5T_NATIVE_LLONG,
-                  high, GC_HDF5_NTYPES, 0) >= 0 &&
+                  high, nt, 0) >= 0 &&
          get_attr(r, g, "/Header", "NumFilesPerSnapshot", H5T_INTEGER, H5T_NATIVE_LLONG, &files,
                   1, 0) >= 0;
     if (H5Aexists(g, "NumPart_Total") <= 0)
@@ -335,7 +348,7 @@ enum gc_status gc_snapshot_hdf5_get_header(const struct gc_snapshot_reader *r,
                      "be read", r->name, files);
         return GC_ERR_PARSE;
     }
-    for (int t = 0; t < GC_HDF5_NTYPES; t++) {
+    for (int t = 0; t < nt; t++) {
         if (h->npart[t] < 0 || (size_t)h->npart[t] > r->max_bodies) {
             gc_log_error("%s: /Header NumPart_ThisFile[%d] = %lld is out of range (0 to %zu)",
                          r->name, t, h->npart[t], r->max_bodies);

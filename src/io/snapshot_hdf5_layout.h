@@ -9,6 +9,9 @@
 #include "bodies.h"
 
 #define GC_HDF5_NTYPES 6 /* GADGET's particle types 0 (gas) .. 5 (black holes) */
+/* Types a file may count: SWIFT adds PartType6 (neutrinos), so its per-type header arrays
+ * have 7 values (SWIFT's snapshot format documentation). */
+#define GC_HDF5_NTYPES_READ 7
 /* The largest |Time| read: --snapshot-every's own limit (1e12 N-body units, 1.8e13 Myr). */
 #define GC_HDF5_MAX_TIME 1e12
 /* Rows moved per H5Dread/H5Dwrite: bounded buffers whatever N is (~3.6 MiB at float64). */

@@ -11,7 +11,7 @@
 
 #include "hdf5_chunk_check.h"
 #include "hdf5_read_driver.h"
-#include "io.h"
+#include "infile.h"
 #include "log.h"
 #include "snapshot_hdf5_reader.h"
 
@@ -36,42 +36,6 @@ static void group_close(struct group *gr)
     close_id(&gr->g, H5Gclose);
 }
 
-/* Why the storage of dataset d (type t, n values) cannot be what it claims, or NULL. Before
- * a read, libhdf5 allocates what the file says: the stored size of a chunk, a whole chunk,
- * a conversion buffer per value; a corrupt chunk index asked for 4 GB to read 5 IDs
- * (found by fuzzing under a memory limit). A value is at most 16 bytes (long double);
- * stored data, compressed or not, at most its raw size plus deflate's worst-case overhead;
- * a chunk at most the dataset or 16 MiB, whichever is larger, and each stored chunk
- * one whole chunk once decoded (hdf5_chunk_check.c). */
-const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n)
-{
-    const size_t size = H5Tget_size(t);
-    const hsize_t raw = n * (hsize_t)size;
-    const hsize_t stored = H5Dget_storage_size(d);
-    hid_t dcpl;
-    const char *why = NULL;
-    if (size == 0 || size > 16)
-        return "has values of an impossible size";
-    if (stored > stored_max(raw))
-        return "claims more storage than its values can fill";
-    dcpl = H5Dget_create_plist(d);
-    if (dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED) {
-        hsize_t chunk[H5S_MAX_RANK];
-        const int rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk);
-        hsize_t bytes = size;
-        for (int k = 0; k < rank && bytes <= ((hsize_t)1 << 40); k++)
-            bytes *= chunk[k];
-        if (rank < 1 || bytes > (raw > ((hsize_t)16 << 20) ? raw : (hsize_t)16 << 20))
-            why = "has chunks larger than the dataset";
-        else
-            why = gc_hdf5_chunks_insane(d, dcpl, chunk, rank, bytes);
-    }
-    close_id(&dcpl, H5Pclose);
-    return why;
-}
-
-/* Opens dataset `name` of the group and checks class and shape (cols == 0: 1-D of n).
- * *d stays invalid when the dataset is absent and not required. */
 static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct group *gr,
                                    const char *name, H5T_class_t cls, size_t cols, int required,
                                    hid_t *d)
@@ -127,18 +91,14 @@ static enum gc_status open_dataset(const struct gc_snapshot_reader *r, struct gr
                      "bodies of this type)", r->name, gr->t, name, got, want, gr->n);
         goto out;
     }
-    /* A dataset declared but never written reads as fill values: refuse it rather than
-     * load zeros (and a tiny file cannot make us allocate for bodies it does not hold). */
-    if (H5Dget_storage_size(*d) == 0) {
-        gc_log_error("%s: PartType%d/%s holds no data (declared but never written)", r->name,
-                     gr->t, name);
-        goto out;
-    }
+    /* Values that are not the file's own, or never written (read as fill values: refused
+     * rather than loaded as zeros; a tiny file cannot make us allocate for bodies it does
+     * not hold). */
     {
         const char *why =
             gc_snapshot_hdf5_storage_insane(*d, t, (hsize_t)gr->n * (cols ? cols : 1));
         if (why) {
-            gc_log_error("%s: PartType%d/%s %s (file corrupt?)", r->name, gr->t, name, why);
+            gc_log_error("%s: PartType%d/%s %s", r->name, gr->t, name, why);
             goto out;
         }
     }
@@ -156,40 +116,6 @@ out:
 }
 
 /* What the object at `name` is, in words, for a message about finding the wrong kind. */
-static const char *object_kind(hid_t o)
-{
-    switch (H5Iget_type(o)) {
-    case H5I_GROUP: return "a group";
-    case H5I_DATASET: return "a dataset";
-    case H5I_DATATYPE: return "a named datatype";
-    default: return "not a group";
-    }
-}
-
-/* Opens group /name into *g: *g stays invalid when there is no such object; an object of
- * another kind (a dataset where the group should be) is an error naming what it is. */
-enum gc_status gc_snapshot_hdf5_open_group(const struct gc_snapshot_reader *r, const char *name,
-                                           hid_t *g)
-{
-    hid_t o;
-    *g = H5I_INVALID_HID;
-    if (H5Lexists(r->file, name, H5P_DEFAULT) <= 0)
-        return GC_OK;
-    o = H5Oopen(r->file, name, H5P_DEFAULT);
-    if (o < 0) {
-        gc_log_error("%s: /%s cannot be opened (a broken link, or the file is corrupt)",
-                     r->name, name);
-        return GC_ERR_PARSE;
-    }
-    if (H5Iget_type(o) != H5I_GROUP) {
-        gc_log_error("%s: /%s is %s, not a group of bodies", r->name, name, object_kind(o));
-        H5Oclose(o);
-        return GC_ERR_PARSE;
-    }
-    *g = o;
-    return GC_OK;
-}
-
 static enum gc_status group_open(const struct gc_snapshot_reader *r,
                                  const struct gc_snapshot_header *h, int t, struct group *gr)
 {
@@ -344,7 +270,7 @@ static hsize_t rows_of(hid_t g, const char *name)
 static enum gc_status check_uncounted(const struct gc_snapshot_reader *r,
                                       const struct gc_snapshot_header *h)
 {
-    for (int t = 0; t < GC_HDF5_NTYPES; t++) {
+    for (int t = 0; t < GC_HDF5_NTYPES_READ; t++) {
         char name[16];
         hid_t g;
         hsize_t n;
@@ -451,7 +377,7 @@ enum gc_status gc_snapshot_hdf5_read_run(const char *path, struct gc_bodies *out
     memset(out, 0, sizeof *out);
     if (run)
         memset(run, 0, sizeof *run);
-    st = gc_io_check_file(path);
+    st = gc_infile_check(path);
     if (st != GC_OK)
         return st;
     f = fopen(path, "rb");

@@ -3,8 +3,9 @@
 #ifndef GC_SNAPSHOT_HDF5_READER_H
 #define GC_SNAPSHOT_HDF5_READER_H
 
-/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_state.c the
- * integrator state, snapshot_hdf5_read.c the rest. */
+/* Private to src/io: snapshot_hdf5_attrs.c reads attributes, snapshot_hdf5_objects.c opens
+ * groups and checks datasets' storage, snapshot_hdf5_state.c reads the integrator state,
+ * snapshot_hdf5_read.c the rest. */
 #include <stddef.h>
 
 #include "snapshot_hdf5.h"
@@ -21,8 +22,8 @@ struct gc_snapshot_reader {
 };
 
 struct gc_snapshot_header {
-    long long npart[GC_HDF5_NTYPES];
-    double mass_table[GC_HDF5_NTYPES];
+    long long npart[GC_HDF5_NTYPES_READ];   /* 0 for the types the file does not list */
+    double mass_table[GC_HDF5_NTYPES_READ];
     double time;
     size_t n; /* sum of npart */
 };
@@ -54,8 +55,10 @@ const char *gc_snapshot_hdf5_storage_insane(hid_t d, hid_t t, hsize_t n);
 enum gc_status gc_snapshot_hdf5_open_group(const struct gc_snapshot_reader *r, const char *name,
                                            hid_t *g);
 
-/* /IntegratorState (when present) into run->records: one record per body, in run order;
- * run->nrecords = n when read. Problems are logged; the run's records are freed on error. */
+/* /IntegratorState (when present) into run->state: each of its datasets (n rows, one a
+ * body in run order, of integers or floating-point numbers) a field, read as int64 or
+ * float64, and its floating-point attributes as named numbers; what the fields mean is the
+ * scheme's to read and check. Problems are logged; run's state is freed on error. */
 enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, size_t n,
                                            struct gc_snapshot_run *run);
 

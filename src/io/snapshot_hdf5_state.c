@@ -1,136 +1,180 @@
-/* Reads /IntegratorState, the Hermite state a restart continues from, into a snapshot's run record. */
+/* Reads /IntegratorState into a neutral state description (state.h): each dataset a field, whatever scheme wrote it; the scheme then reads its fields by name and checks them. */
 /* SPDX-License-Identifier: MIT */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hermite_formulas.h"
 #include "log.h"
 #include "snapshot_hdf5_reader.h"
 
-/* One n x cols (cols 0: 1-D of n) dataset of /IntegratorState, opened and its shape checked. */
-static enum gc_status open_state(const struct gc_snapshot_reader *r, hid_t g, const char *name,
-                                 H5T_class_t cls, size_t n, size_t cols, hid_t *d)
+/* Widest field read: a vector of a few components, not a matrix a body. */
+#define MAX_WIDTH 16
+
+/* One dataset of the group, n rows of 1 or `width` values of one class. */
+struct field_source {
+    hid_t d;
+    char name[GC_STATE_NAME];
+    H5T_class_t cls;
+    int rank;       /* 1: one value a body; 2: n x width */
+    uint32_t width;
+};
+
+/* Dataset `name` of g checked as a field of n rows: integers or floating-point numbers, 1-D
+ * of n or n x width (width <= MAX_WIDTH), whose storage its values can fill. */
+static enum gc_status open_field(const struct gc_snapshot_reader *r, hid_t g, const char *name,
+                                 size_t n, struct field_source *f)
 {
     hsize_t dims[H5S_MAX_RANK] = {0};
     hid_t sp = H5I_INVALID_HID, t = H5I_INVALID_HID;
-    int rank = -1, ok;
-    *d = H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Dopen2(g, name, H5P_DEFAULT) : H5I_INVALID_HID;
-    if (*d < 0) {
-        gc_log_error("%s: /IntegratorState/%s is missing", r->name, name);
-        return GC_ERR_PARSE;
+    int rank = -1, ok = 0;
+    const char *insane = NULL;
+    f->d = H5Dopen2(g, name, H5P_DEFAULT);
+    if (f->d >= 0) {
+        sp = H5Dget_space(f->d);
+        t = H5Dget_type(f->d);
     }
-    sp = H5Dget_space(*d);
-    t = H5Dget_type(*d);
-    if (sp >= 0)
+    if (sp >= 0 && t >= 0) {
         rank = H5Sget_simple_extent_ndims(sp);
-    ok = t >= 0 && H5Tget_class(t) == cls && rank == (cols ? 2 : 1) && rank <= H5S_MAX_RANK &&
-         H5Sget_simple_extent_dims(sp, dims, NULL) >= 0 && dims[0] == n &&
-         (!cols || dims[1] == cols) && H5Dget_storage_size(*d) > 0 &&
-         !gc_snapshot_hdf5_storage_insane(*d, t, (hsize_t)n * (cols ? cols : 1));
+        f->cls = H5Tget_class(t);
+        ok = (f->cls == H5T_FLOAT || f->cls == H5T_INTEGER) && (rank == 1 || rank == 2) &&
+             H5Sget_simple_extent_dims(sp, dims, NULL) >= 0 && dims[0] == n &&
+             (rank == 1 || (dims[1] >= 1 && dims[1] <= MAX_WIDTH));
+        f->rank = rank;
+        f->width = rank == 2 ? (uint32_t)dims[1] : 1;
+        if (ok && !(H5Dget_storage_size(f->d) > 0))
+            insane = "declared but never written";
+        else if (ok)
+            insane = gc_snapshot_hdf5_storage_insane(f->d, t, (hsize_t)n * f->width);
+    }
     close_id(&t, H5Tclose);
     close_id(&sp, H5Sclose);
-    if (!ok) {
-        gc_log_error("%s: /IntegratorState/%s must hold %s, %zu%s, as many rows as bodies",
-                     r->name, name, gc_snapshot_hdf5_class_word(cls), n, cols ? " x 3" : "");
-        close_id(d, H5Dclose);
+    if (!ok || insane) {
+        if (insane)
+            gc_log_error("%s: /IntegratorState/%s: %s", r->name, name, insane);
+        else
+            gc_log_error("%s: /IntegratorState/%s must hold integers or floating-point numbers, "
+                         "%zu rows (one a body) of at most %d values", r->name, name, n,
+                         MAX_WIDTH);
+        close_id(&f->d, H5Dclose);
         return GC_ERR_PARSE;
     }
+    memcpy(f->name, name, strlen(name) + 1); /* shorter than GC_STATE_NAME (open_fields) */
     return GC_OK;
+}
+
+/* The group's datasets, in the order the file lists them (by name). */
+static enum gc_status open_fields(const struct gc_snapshot_reader *r, hid_t g, size_t n,
+                                  struct field_source *f, size_t *count)
+{
+    H5G_info_t info;
+    enum gc_status st = GC_OK;
+    *count = 0;
+    if (H5Gget_info(g, &info) < 0) {
+        gc_log_error("%s: cannot list /IntegratorState (file truncated or corrupt?)", r->name);
+        return GC_ERR_PARSE;
+    }
+    for (hsize_t k = 0; k < info.nlinks && st == GC_OK; k++) {
+        char name[GC_STATE_NAME + 1];
+        H5O_info_t oi;
+        const ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, name,
+                                               sizeof name, H5P_DEFAULT);
+        if (len < 0 || (size_t)len >= GC_STATE_NAME) {
+            gc_log_error("%s: /IntegratorState: a member's name is unreadable or longer than "
+                         "%d characters", r->name, GC_STATE_NAME - 1);
+            return GC_ERR_PARSE;
+        }
+        if (H5Oget_info_by_name(g, name, &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) {
+            gc_log_error("%s: /IntegratorState/%s is not a dataset", r->name, name);
+            return GC_ERR_PARSE;
+        }
+        if (*count == GC_STATE_MAX_FIELDS) {
+            gc_log_error("%s: /IntegratorState holds more than %d datasets", r->name,
+                         GC_STATE_MAX_FIELDS);
+            return GC_ERR_PARSE;
+        }
+        st = open_field(r, g, name, n, &f[*count]);
+        if (st == GC_OK)
+            (*count)++;
+    }
+    return st;
+}
+
+/* The group's floating-point attributes of one value as the state's named numbers. */
+static void read_scalars(hid_t g, struct gc_state *s)
+{
+    H5O_info_t oi;
+    if (H5Oget_info(g, &oi) < 0)
+        return;
+    for (hsize_t k = 0; k < oi.num_attrs && s->nscalars < GC_STATE_MAX_SCALARS; k++) {
+        hid_t a = H5Aopen_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+        hid_t t = a >= 0 ? H5Aget_type(a) : H5I_INVALID_HID;
+        hid_t sp = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+        char name[GC_STATE_NAME];
+        double v;
+        if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT &&
+            H5Sget_simple_extent_npoints(sp) == 1 &&
+            H5Aget_name(a, sizeof name, name) > 0 && strlen(name) < GC_STATE_NAME - 1 &&
+            H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0)
+            gc_state_add_scalar(s, name, v);
+        close_id(&sp, H5Sclose);
+        close_id(&t, H5Tclose);
+        close_id(&a, H5Aclose);
+    }
 }
 
 enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, size_t n,
                                            struct gc_snapshot_run *run)
 {
-    static const char *const name[6] = {"Position", "Velocity", "Acceleration", "Jerk",
-                                        "Snap", "Crackle"};
-    hid_t g, d[8];
-    double *buf = NULL;
-    long long *ticks = NULL;
-    unsigned char *levels = NULL;
-    enum gc_status st = GC_OK;
+    struct field_source f[GC_STATE_MAX_FIELDS];
+    struct gc_state *s = &run->state;
+    size_t count = 0;
+    hid_t g;
+    unsigned char *buf = NULL;
+    enum gc_status st;
     if (H5Lexists(r->file, "IntegratorState", H5P_DEFAULT) <= 0)
         return GC_OK;
     st = gc_snapshot_hdf5_open_group(r, "IntegratorState", &g);
     if (st != GC_OK || g < 0)
         return st;
-    for (int k = 0; k < 8; k++)
-        d[k] = H5I_INVALID_HID;
-    if (!(run->dt_max > 0.0)) {
-        gc_log_error("%s: /IntegratorState without /Parameters DtMax: its ticks have no size",
-                     r->name);
-        st = GC_ERR_PARSE;
+    memset(s, 0, sizeof *s);
+    snprintf(s->scheme, sizeof s->scheme, "%s", run->integrator);
+    st = open_fields(r, g, n, f, &count);
+    /* Each field in the blob as the widest of its class: integers as int64, numbers as
+     * float64 (libhdf5 converts), a record a body. */
+    for (size_t k = 0; k < count && st == GC_OK; k++) {
+        const enum gc_state_type type = f[k].cls == H5T_FLOAT ? GC_STATE_F64 : GC_STATE_I64;
+        st = gc_state_add(s, f[k].name, type, type, f[k].width, s->record);
+        s->record += 8 * f[k].width;
     }
-    for (int k = 0; k < 6 && st == GC_OK; k++)
-        st = open_state(r, g, name[k], H5T_FLOAT, n, 3, &d[k]);
-    if (st == GC_OK)
-        st = open_state(r, g, "Tick", H5T_INTEGER, n, 0, &d[6]);
-    if (st == GC_OK)
-        st = open_state(r, g, "Level", H5T_INTEGER, n, 0, &d[7]);
-    if (st == GC_OK) {
-        run->records = calloc(n, sizeof *run->records);
-        buf = malloc(3 * GC_HDF5_CHUNK * sizeof *buf);
-        ticks = malloc(GC_HDF5_CHUNK * sizeof *ticks);
-        levels = malloc(GC_HDF5_CHUNK);
-        if (!run->records || !buf || !ticks || !levels) {
-            gc_log_error("%s: out of memory for the integrator state of %zu bodies", r->name, n);
-            st = GC_ERR_NOMEM;
-        }
+    if (st == GC_OK && count > 0)
+        st = gc_state_alloc_host(s, n);
+    if (st == GC_OK && count > 0 && !(buf = malloc(GC_HDF5_CHUNK * MAX_WIDTH * 8))) {
+        gc_log_error("%s: out of memory for the integrator state of %zu bodies", r->name, n);
+        st = GC_ERR_NOMEM;
     }
-    for (size_t r0 = 0; r0 < n && st == GC_OK; r0 += GC_HDF5_CHUNK) {
-        const size_t k = n - r0 < GC_HDF5_CHUNK ? n - r0 : GC_HDF5_CHUNK;
-        struct gc_hermite_record *rec = &run->records[r0];
-        for (int q = 0; q < 6 && st == GC_OK; q++) {
-            if (rows_io(d[q], 0, H5T_NATIVE_DOUBLE, buf, r0, k, 3) < 0) {
+    for (size_t k = 0; k < count && st == GC_OK; k++) {
+        const struct gc_state_field *fd = &s->field[k];
+        const size_t w = fd->width, cols = f[k].rank == 2 ? w : 0;
+        for (size_t r0 = 0; r0 < n && st == GC_OK; r0 += GC_HDF5_CHUNK) {
+            const size_t rows = n - r0 < GC_HDF5_CHUNK ? n - r0 : GC_HDF5_CHUNK;
+            const hid_t mt = fd->type == GC_STATE_F64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+            if (rows_io(f[k].d, 0, mt, buf, r0, rows, cols) < 0) {
                 gc_log_error("%s: cannot read /IntegratorState/%s (file truncated or corrupt?)",
-                             r->name, name[q]);
+                             r->name, fd->name);
                 st = GC_ERR_IO;
                 break;
             }
-            for (size_t i = 0; i < k && st == GC_OK; i++) {
-                double *dst = q == 0   ? rec[i].x
-                              : q == 1 ? rec[i].v
-                              : q == 2 ? rec[i].a
-                              : q == 3 ? rec[i].j
-                              : q == 4 ? rec[i].s
-                                       : rec[i].c;
-                memcpy(dst, &buf[3 * i], 3 * sizeof *dst);
-                if (!isfinite(dst[0]) || !isfinite(dst[1]) || !isfinite(dst[2])) {
-                    gc_log_error("%s: /IntegratorState/%s[%zu] is not finite", r->name, name[q],
-                                 r0 + i);
-                    st = GC_ERR_PARSE;
-                }
-            }
-        }
-        if (st == GC_OK && (rows_io(d[6], 0, H5T_NATIVE_LLONG, ticks, r0, k, 0) < 0 ||
-                            rows_io(d[7], 0, H5T_NATIVE_UCHAR, levels, r0, k, 0) < 0)) {
-            gc_log_error("%s: cannot read /IntegratorState/Tick or Level (file truncated or "
-                         "corrupt?)", r->name);
-            st = GC_ERR_IO;
-        }
-        for (size_t i = 0; i < k && st == GC_OK; i++) {
-            rec[i].i = (int64_t)(r0 + i);
-            rec[i].t = ticks[i];
-            rec[i].level = levels[i];
-            if (levels[i] >= GC_HERMITE_LEVELS || ticks[i] < 0 ||
-                !gc_hermite_on_grid(ticks[i], (int)levels[i])) {
-                gc_log_error("%s: /IntegratorState body %zu: level %u, tick %lld (expected a "
-                             "level below %d and a tick >= 0 that is a multiple of the "
-                             "level's step)", r->name, r0 + i, (unsigned)levels[i], ticks[i],
-                             GC_HERMITE_LEVELS);
-                st = GC_ERR_PARSE;
-            }
+            for (size_t i = 0; i < rows; i++)
+                memcpy(gc_state_at(s, fd, r0 + i), buf + 8 * w * i, 8 * w);
         }
     }
-    for (int k = 0; k < 8; k++)
-        close_id(&d[k], H5Dclose);
+    if (st == GC_OK && count > 0)
+        read_scalars(g, s);
+    for (size_t k = 0; k < count; k++)
+        close_id(&f[k].d, H5Dclose);
     close_id(&g, H5Gclose);
     free(buf);
-    free(ticks);
-    free(levels);
     if (st != GC_OK)
         gc_snapshot_run_free(run);
-    else
-        run->nrecords = n;
     return st;
 }

@@ -3,15 +3,14 @@
 #include "snapshot_hdf5.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "log.h"
+#include "outfile.h"
 #include "snapshot_hdf5_layout.h"
 #include "units.h"
 
@@ -318,52 +317,77 @@ static int put_parameters(hid_t file, const struct gc_snapshot_run *r, double ti
     return ok;
 }
 
-/* /IntegratorState: every body's Hermite state in run order, GC_HDF5_CHUNK rows at a time:
- * Position, Velocity, Acceleration, Jerk, Snap, Crackle (n x 3, float64), Tick (n, int64:
- * the body's time in ticks of DtMax / 2^40, counted from t = 0), Level (n, uint8: its step
- * is DtMax / 2^Level). */
-static int put_state(hid_t file, const struct gc_snapshot_run *r, double *buf)
+/* The libhdf5 types of a state's values: in memory (native) and in the file (little-endian,
+ * as the rest of the layout). */
+static hid_t native_type(enum gc_state_type t)
 {
-    static const char *const name[6] = {"Position", "Velocity", "Acceleration", "Jerk",
-                                        "Snap", "Crackle"};
-    const hsize_t n = r->nrecords;
-    const double tick = ldexp(r->dt_max, -GC_HERMITE_LEVELS);
-    hid_t g = H5Gcreate2(file, "IntegratorState", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t d[8];
-    int ok = g >= 0 && put_attr(g, "TickSize", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &tick, 0);
-    for (int k = 0; k < 8; k++)
-        d[k] = H5I_INVALID_HID;
-    for (int k = 0; ok && k < 6; k++)
-        ok = (d[k] = make_dataset(g, name[k], H5T_IEEE_F64LE, n, 3)) >= 0;
-    ok = ok && (d[6] = make_dataset(g, "Tick", H5T_STD_I64LE, n, 0)) >= 0 &&
-         (d[7] = make_dataset(g, "Level", H5T_STD_U8LE, n, 0)) >= 0;
-    for (hsize_t r0 = 0; ok && r0 < n; r0 += GC_HDF5_CHUNK) {
-        const hsize_t k = n - r0 < GC_HDF5_CHUNK ? n - r0 : GC_HDF5_CHUNK;
-        const struct gc_hermite_record *rec = &r->records[r0];
-        int64_t *ticks = (int64_t *)buf;
-        uint8_t *levels = (uint8_t *)buf;
-        for (int q = 0; ok && q < 6; q++) {
-            for (hsize_t i = 0; i < k; i++) {
-                const double *src = q == 0   ? rec[i].x
-                                    : q == 1 ? rec[i].v
-                                    : q == 2 ? rec[i].a
-                                    : q == 3 ? rec[i].j
-                                    : q == 4 ? rec[i].s
-                                             : rec[i].c;
-                memcpy(&buf[3 * i], src, 3 * sizeof *buf);
-            }
-            ok = rows_io(d[q], 1, H5T_NATIVE_DOUBLE, buf, r0, k, 3) >= 0;
-        }
-        for (hsize_t i = 0; ok && i < k; i++)
-            ticks[i] = rec[i].t;
-        ok = ok && rows_io(d[6], 1, H5T_NATIVE_INT64, ticks, r0, k, 0) >= 0;
-        for (hsize_t i = 0; ok && i < k; i++)
-            levels[i] = (uint8_t)rec[i].level;
-        ok = ok && rows_io(d[7], 1, H5T_NATIVE_UINT8, levels, r0, k, 0) >= 0;
+    switch (t) {
+    case GC_STATE_F32: return H5T_NATIVE_FLOAT;
+    case GC_STATE_F64: return H5T_NATIVE_DOUBLE;
+    case GC_STATE_I64: return H5T_NATIVE_INT64;
+    case GC_STATE_U8: return H5T_NATIVE_UINT8;
+    default: return H5I_INVALID_HID;
     }
-    for (int k = 0; k < 8; k++)
-        close_id(&d[k], H5Dclose);
+}
+
+static hid_t file_type(enum gc_state_type t)
+{
+    switch (t) {
+    case GC_STATE_F32: return H5T_IEEE_F32LE;
+    case GC_STATE_F64: return H5T_IEEE_F64LE;
+    case GC_STATE_I64: return H5T_STD_I64LE;
+    case GC_STATE_U8: return H5T_STD_U8LE;
+    default: return H5I_INVALID_HID;
+    }
+}
+
+/* Bytes the state's stored fields take in the file. */
+static size_t state_bytes(const struct gc_state *st)
+{
+    size_t per_body = 0;
+    for (size_t k = 0; k < st->nfields; k++)
+        per_body += st->field[k].width * gc_state_type_size(st->field[k].stored);
+    return st->n * per_body;
+}
+
+/* /IntegratorState: each field of the state that files keep, a dataset of its name with n
+ * rows in run order (n x width, or n for one value a body), GC_HDF5_CHUNK rows at a time;
+ * each named number an attribute of the group. libhdf5 converts the blob's type to the
+ * stored one. */
+static int put_state(hid_t file, const struct gc_state *st)
+{
+    size_t widest = 0;
+    unsigned char *buf;
+    hid_t g;
+    int ok;
+    for (size_t k = 0; k < st->nfields; k++)
+        if (st->field[k].width * gc_state_type_size(st->field[k].type) > widest)
+            widest = st->field[k].width * gc_state_type_size(st->field[k].type);
+    buf = malloc(GC_HDF5_CHUNK * widest);
+    g = buf ? H5Gcreate2(file, "IntegratorState", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+            : H5I_INVALID_HID;
+    ok = g >= 0;
+    for (size_t k = 0; ok && k < st->nscalars; k++)
+        ok = put_attr(g, st->scalar[k].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                      &st->scalar[k].value, 0);
+    for (size_t k = 0; ok && k < st->nfields; k++) {
+        const struct gc_state_field *f = &st->field[k];
+        const size_t size = gc_state_type_size(f->type), cols = f->width > 1 ? f->width : 0;
+        hid_t d;
+        if (f->stored == GC_STATE_NONE)
+            continue;
+        d = make_dataset(g, f->name, file_type(f->stored), st->n, cols);
+        ok = d >= 0;
+        for (size_t r0 = 0; ok && r0 < st->n; r0 += GC_HDF5_CHUNK) {
+            const size_t rows = st->n - r0 < GC_HDF5_CHUNK ? st->n - r0 : GC_HDF5_CHUNK;
+            for (size_t i = 0; i < rows; i++)
+                memcpy(buf + i * f->width * size, gc_state_at(st, f, r0 + i), f->width * size);
+            ok = rows_io(d, 1, native_type(f->type), buf, r0, rows, cols) >= 0;
+        }
+        close_id(&d, H5Dclose);
+    }
     close_id(&g, H5Gclose);
+    free(buf);
     return ok;
 }
 
@@ -446,25 +470,6 @@ static hid_t memory_fapl(struct image *im, size_t step)
     return fapl;
 }
 
-/* Writes n bytes to fd and makes them durable; 0 with errno set on failure. */
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return 0;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    /* A full disk on a network file system may only show here. */
-    return fsync(fd) == 0 || errno == EINVAL || errno == EROFS;
-}
-
 /* The end-of-file address the closed file's superblock records: its size (the driver's
  * buffer grows in steps, and what H5Fget_file_image says before the close can be short of
  * what the close adds). Version 2
@@ -482,18 +487,11 @@ static size_t stored_eof(const struct image *im)
     return (size_t)eof;
 }
 
-static int close_fd(int *fd)
-{
-    int r = close(*fd);
-    *fd = -1;
-    return r;
-}
-
 /* Bytes of the file's datasets (the core driver then grows at most once). */
 static size_t data_bytes(const struct gc_bodies *b, const struct gc_snapshot_run *run)
 {
     const size_t w = has_f64(b) ? 8 : 4;
-    const size_t state = run && run->records ? run->nrecords * (18 * 8 + 8 + 1) : 0;
+    const size_t state = run ? state_bytes(&run->state) : 0;
     return b->n * (7 * w + sizeof(uint64_t) + 1) + state + ((size_t)64 << 10);
 }
 
@@ -509,11 +507,11 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
     uint8_t *type = NULL;
     struct stage s = {0};
     struct image im = {NULL, 0};
-    char *tmp = NULL;
+    struct gc_outfile out;
     hid_t file = H5I_INVALID_HID, fapl;
     size_t used = 0;
-    int ok, fd = -1;
-    enum gc_status st = GC_ERR_IO;
+    int ok;
+    enum gc_status st;
 
     if (!b || b->n == 0 || !b->pos || !b->vel || !b->tag) {
         gc_log_error("%s: no bodies to write", path);
@@ -523,17 +521,20 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         gc_log_error("%s: snapshot time %g is not finite", path, time);
         return GC_ERR_INVALID;
     }
-    if (run && run->records && (run->nrecords != b->n || !(run->dt_max > 0.0))) {
-        gc_log_error("%s: %zu integrator records (dt_max %g) for %zu bodies", path,
-                     run->nrecords, run->dt_max, b->n);
+    if (run && state_bytes(&run->state) > 0 &&
+        (run->state.n != b->n || run->state.memory != GC_STATE_HOST)) {
+        gc_log_error("%s: an integrator state of %zu bodies for %zu bodies", path, run->state.n,
+                     b->n);
         return GC_ERR_INVALID;
     }
+    /* Complete or not at all under its name; a device or pipe written as it is. */
+    st = gc_outfile_begin(&out, path);
+    if (st != GC_OK)
+        return st;
     type = malloc(b->n);
-    tmp = malloc(strlen(path) + sizeof ".part");
-    if (!type || !tmp || !stage_alloc(&s, has_f64(b))) {
+    if (!type || !stage_alloc(&s, has_f64(b))) {
         gc_log_error("%s: out of memory preparing a snapshot of %zu bodies", path, b->n);
         free(type);
-        free(tmp);
         stage_free(&s);
         return GC_ERR_NOMEM;
     }
@@ -541,18 +542,17 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         type[i] = (uint8_t)type_of_component(GC_TAG_COMPONENT(b->tag[i]));
         count[type[i]]++;
     }
-    strcpy(tmp, path);
-    strcat(tmp, ".part");
 
     /* Made first: a folder that is missing or not writable is told before any work. */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
+    st = gc_outfile_open(&out);
+    if (st != GC_OK)
         goto out;
-    }
+    st = GC_ERR_IO;
     silence_hdf5();
     fapl = memory_fapl(&im, data_bytes(b, run));
-    file = fapl >= 0 ? H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5I_INVALID_HID;
+    /* In memory only (the core driver without a backing store): the name touches no file. */
+    file = fapl >= 0 ? H5Fcreate(out.write, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                     : H5I_INVALID_HID;
     close_id(&fapl, H5Pclose);
     ok = file >= 0 && put_header(file, count, time, has_f64(b), unit_kind(run));
     if (ok && unit_kind(run))
@@ -563,14 +563,8 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
     if (ok && run)
         ok = put_parameters(file, run, time) &&
              (!run->group_of || gc_hdf5_put_groups(file, run->group_of, b->n));
-    /* The staging buffers hold GC_HDF5_CHUNK rows of 3 doubles (or floats: then the state
-     * gets its own buffer). */
-    if (ok && run && run->records) {
-        double *buf = s.x64 ? s.x64 : malloc(3 * GC_HDF5_CHUNK * sizeof *buf);
-        ok = buf && put_state(file, run, buf);
-        if (buf != s.x64)
-            free(buf);
-    }
+    if (ok && run && state_bytes(&run->state) > 0)
+        ok = put_state(file, &run->state);
     if (file >= 0 && H5Fclose(file) < 0)
         ok = 0;
     used = ok ? stored_eof(&im) : 0;
@@ -579,22 +573,16 @@ enum gc_status gc_snapshot_hdf5_write_run(const char *path, const struct gc_bodi
         gc_log_error("%s: cannot build the snapshot of %zu bodies in memory (out of memory?)",
                      path, b->n);
         st = GC_ERR_NOMEM;
-    } else if (!write_all(fd, im.mem, used) || close_fd(&fd) != 0) {
-        gc_log_error("%s: cannot write %s: %s (removed it)", path, tmp, strerror(errno));
-    } else if (rename(tmp, path) != 0) {
-        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
-                     strerror(errno));
+    } else if (!gc_outfile_write(&out, im.mem, used)) {
+        gc_log_error("%s: cannot write %s: %s%s", path, out.write, strerror(errno),
+                     out.direct ? "" : " (removed it)");
     } else {
         st = GC_OK;
     }
-    if (fd >= 0)
-        close_fd(&fd);
-    if (st != GC_OK)
-        unlink(tmp);
+    st = gc_outfile_end(&out, st == GC_OK) != GC_OK && st == GC_OK ? GC_ERR_IO : st;
 out:
     free(im.mem);
     free(type);
-    free(tmp);
     stage_free(&s);
     return st;
 }

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include "io.h"
+#include "infile.h"
 #include "log.h"
+#include "outfile.h"
+#include "stop.h"
 
 const unsigned char gc_layout_tags[GC_LAYOUT_BLOCKS] = {
     GC_TAG(0, GC_DISK), GC_TAG(1, GC_DISK), GC_TAG(0, GC_BULGE),
@@ -54,13 +54,19 @@ struct line_reader {
     unsigned char buf[1 << 16];
     size_t pos, len;
     int end;                     /* gzread gave 0 or an error */
+    int after_cr;                /* the last line ended in CR: a LF next is its CRLF */
     unsigned long long consumed; /* bytes read so far */
 };
 
+/* The UTF-8 byte-order mark some editors put first: not part of the first line. */
+static const unsigned char utf8_bom[3] = {0xef, 0xbb, 0xbf};
+
 enum line_result { LINE_END = 0, LINE_OK, LINE_NUL, LINE_LONG, LINE_READ_ERROR };
 
-/* The next line into line (newline kept, then a NUL); *col: the 1-based column of a NUL
- * byte (LINE_NUL). Lines longer than MAX_LINE characters are LINE_LONG. */
+/* The next line into line (ended by '\n', then a NUL); *col: the 1-based column of a NUL
+ * byte (LINE_NUL). Lines longer than MAX_LINE characters are LINE_LONG. A line ends at LF,
+ * CRLF or a lone CR (files of classic Mac OS), and a UTF-8 byte-order mark before the first
+ * line is skipped. */
 static enum line_result next_line(struct line_reader *r, char *line, size_t *col)
 {
     size_t n = 0;
@@ -76,21 +82,70 @@ static enum line_result next_line(struct line_reader *r, char *line, size_t *col
             }
             r->pos = 0;
             r->len = (size_t)got;
+            if (r->consumed == 0 && r->len >= 3 && memcmp(r->buf, utf8_bom, 3) == 0)
+                r->pos = 3;
         }
         c = r->buf[r->pos++];
         r->consumed++;
+        if (r->after_cr) {
+            r->after_cr = 0;
+            if (c == '\n')
+                continue;
+        }
         if (c == '\0') {
             *col = n + 1;
             return LINE_NUL;
         }
-        if (c != '\n' && n == MAX_LINE)
+        if (c != '\n' && c != '\r' && n == MAX_LINE)
             return LINE_LONG;
+        if (c == '\r') {
+            r->after_cr = 1;
+            c = '\n';
+        }
         line[n++] = (char)c;
         if (c == '\n')
             break;
     }
     line[n] = '\0';
     return n > 0 ? LINE_OK : LINE_END;
+}
+
+/* Data rows the file may hold (lines that are neither blank nor comments), counted before
+ * any is kept: a table beyond GC_MAX_BODIES rows is refused before gigabytes of them are
+ * stored (a small gzip can unpack to tens of millions of rows). Lines are skipped whole
+ * (memchr), so the count costs little beside the unpacking. Counting stops where the
+ * reading itself will stop with a message (a NUL byte, no row early on); the file is then
+ * read from its start again. */
+static size_t count_rows(gzFile f, unsigned char *buf, size_t cap)
+{
+    unsigned long long seen = 0;
+    size_t rows = 0;
+    int start = 1, got;
+    while (rows <= GC_MAX_BODIES && (got = gzread(f, buf, (unsigned)cap)) > 0) {
+        const unsigned char *p = buf, *end = buf + got;
+        if (memchr(buf, '\0', (size_t)got))
+            break;
+        while (p < end) {
+            if (start) {
+                const unsigned char c = *p++;
+                if (c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r')
+                    continue;
+                start = 0;
+                rows += c != '#';
+            } else {
+                const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+                const unsigned char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+                const unsigned char *eol = cr ? cr : nl;
+                p = eol ? eol + 1 : end;
+                start = eol != NULL;
+            }
+        }
+        seen += (unsigned long long)got;
+        if (rows == 0 && seen > FIRST_ROW_WITHIN)
+            break;
+    }
+    gzrewind(f);
+    return rows;
 }
 
 struct rows {
@@ -180,7 +235,7 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         gc_log_error("no data file name given");
         return GC_ERR_INVALID;
     }
-    st = gc_io_check_file(path);
+    st = gc_infile_check(path);
     if (st != GC_OK)
         return st;
     in = malloc(sizeof *in);
@@ -196,6 +251,17 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
     memset(in, 0, sizeof *in);
     in->f = f;
     gzbuffer(f, 1 << 17);
+    {
+        const size_t rows = count_rows(f, in->buf, sizeof in->buf);
+        if (rows > GC_MAX_BODIES) {
+            gc_log_error("%s: more than %zu rows; refusing to load", path, GC_MAX_BODIES);
+            st = GC_ERR_INVALID;
+            goto done;
+        }
+        /* Room for what was counted at once: no doubling (and its peak) on the way. */
+        r.v = rows ? malloc(rows * 7 * sizeof *r.v) : NULL;
+        r.cap = r.v ? rows : 0;
+    }
 
     for (;;) {
         double v[7];
@@ -253,10 +319,16 @@ enum gc_status gc_table_read(const char *path, struct gc_bodies *out)
         if (k == 0)
             continue; /* blank line */
         if (k < 0) {
-            int w = 0;
-            while (bad[w] && !isspace((unsigned char)bad[w]) && w < 20)
-                w++;
-            gc_log_error("%s:%lu: not a number: '%.*s'", path, lineno, w, bad);
+            /* Shown as typed, with bytes that do not print (a stray byte-order mark,
+             * control characters) as \xNN: an invisible character is no answer. */
+            char shown[20 * 4 + 1];
+            size_t used = 0;
+            for (int w = 0; w < 20 && bad[w] && !isspace((unsigned char)bad[w]); w++) {
+                const unsigned char c = (unsigned char)bad[w];
+                used += (size_t)snprintf(shown + used, sizeof shown - used,
+                                         c >= 0x20 && c < 0x7f ? "%c" : "\\x%02x", c);
+            }
+            gc_log_error("%s:%lu: not a number: '%s'", path, lineno, used ? shown : "");
             st = GC_ERR_PARSE;
             goto done;
         }
@@ -366,10 +438,9 @@ done:
 enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
 {
     size_t count[LAYOUT_MAX] = {0};
-    struct stat sb;
-    char *tmp;
+    struct gc_outfile out;
+    enum gc_status st;
     FILE *f;
-    int ok, err, direct;
 
     for (size_t i = 0; i < b->n; i++) {
         const int k = block_of(b->tag[i]);
@@ -380,24 +451,12 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         }
         count[k]++;
     }
-    /* Written under a temporary name and renamed when complete: a full disk leaves no
-     * truncated table under the final name (it would fail to load later, or worse, load
-     * short). A device or a pipe (--save /dev/stdout) is written as it is. */
-    direct = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
-    tmp = malloc(strlen(path) + sizeof ".part");
-    if (!tmp) {
-        gc_log_error("%s: out of memory", path);
-        return GC_ERR_NOMEM;
-    }
-    strcpy(tmp, path);
-    if (!direct)
-        strcat(tmp, ".part");
-    f = fopen(tmp, "w");
-    if (!f) {
-        gc_log_error("%s: cannot create %s: %s", path, tmp, strerror(errno));
-        free(tmp);
-        return GC_ERR_IO;
-    }
+    /* Complete or not at all under its name, and a device or pipe (--save /dev/stdout)
+     * written as it is (outfile.h). */
+    st = gc_outfile_begin(&out, path);
+    f = st == GC_OK ? gc_outfile_open_file(&out, &st) : NULL;
+    if (!f)
+        return st;
     fprintf(f, "# galaxy-collision viewer bodies: mass x y z vx vy vz (N-body units, G = 1)\n");
     fprintf(f, "%s %zu %zu %zu %zu %zu %zu", GC_LAYOUT_HEADER, count[0], count[1], count[2],
             count[3], count[4], count[5]);
@@ -408,6 +467,9 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
         for (size_t i = 0; i < b->n; i++) {
             if (block_of(b->tag[i]) != k)
                 continue;
+            /* A table of millions of rows takes seconds: a stop request is heard within. */
+            if ((i & 0xffff) == 0 && gc_stop_requested())
+                return gc_outfile_stopped(&out, f);
             if (b->pos64) /* %.17g: every double exact */
                 fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", b->mass64[i],
                         b->pos64[3 * i], b->pos64[3 * i + 1], b->pos64[3 * i + 2],
@@ -417,27 +479,6 @@ enum gc_status gc_table_write(const char *path, const struct gc_bodies *b)
                         b->pos[4 * i], b->pos[4 * i + 1], b->pos[4 * i + 2], b->vel[4 * i],
                         b->vel[4 * i + 1], b->vel[4 * i + 2]);
         }
-    /* The numbers are out; what a full disk refused shows at the flush and the close. */
-    ok = fflush(f) == 0 && !ferror(f) && (direct || fsync(fileno(f)) == 0 || errno == EINVAL);
-    err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        err = errno;
-    }
-    if (ok && !direct && rename(tmp, path) != 0) {
-        gc_log_error("%s: cannot rename %s into place: %s (removed it)", path, tmp,
-                     strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return GC_ERR_IO;
-    }
-    if (!ok) {
-        if (!direct)
-            remove(tmp);
-        gc_log_error("%s: write failed: %s%s%s%s", path, strerror(err ? err : EIO),
-                     direct ? "" : " (removed the partial ", direct ? "" : tmp,
-                     direct ? "" : ")");
-    }
-    free(tmp);
-    return ok ? GC_OK : GC_ERR_IO;
+    /* What a full disk refused shows at the flush and the close. */
+    return gc_outfile_end_file(&out, f, 1);
 }

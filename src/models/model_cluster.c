@@ -1,4 +1,4 @@
-/* Star-cluster models: Plummer sphere (Aarseth, Henon & Wielen 1974) and the Pythagorean three-body problem. */
+/* Spherical models in Henon-like units: Plummer spheres (Aarseth, Henon & Wielen 1974), a Hernquist cusp, a cold uniform sphere, and the Pythagorean three-body problem. */
 /* SPDX-License-Identifier: MIT */
 #include "model_cluster.h"
 
@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "rng.h"
+#include "stop.h"
 
 #define PI 3.14159265358979323846
 /* Bodies per random stream: each chunk draws from its own (seed, chunk) stream, so chunks
@@ -22,11 +23,13 @@ static void isotropic(struct rng *g, double len, double out[3])
     out[2] = len * z;
 }
 
-static void plummer_body(struct rng *g, double x[3], double v[3])
+/* mass_cut: the fraction of the mass the radii are drawn from (the bodies beyond are not
+ * drawn: the sphere inside the radius that holds that fraction, untruncated within it). */
+static void plummer_body(struct rng *g, double mass_cut, double x[3], double v[3])
 {
     const double a = GC_PLUMMER_A;
     /* Radius enclosing a uniform fraction m of the mass: m = r^3 / (r^2 + a^2)^(3/2). */
-    const double m = GC_PLUMMER_MASS_CUT * uniform(g);
+    const double m = mass_cut * uniform(g);
     const double r = a / sqrt(pow(m, -2.0 / 3.0) - 1.0);
     /* Escape speed from the potential -1 / sqrt(r^2 + a^2) (G = M = 1). */
     const double ve = sqrt(2.0) * pow(r * r + a * a, -0.25);
@@ -68,12 +71,16 @@ static enum gc_status alloc(size_t n, struct gc_bodies *out)
     return st;
 }
 
-enum gc_status gc_model_plummer_build(size_t n, uint64_t seed, struct gc_bodies *out)
+/* Fills out (n bodies, made) from body(), one random stream per chunk of CHUNK bodies. */
+static enum gc_status spherical(size_t n, uint64_t seed, uint64_t stream, const char *what,
+                                double param,
+                                void (*body)(struct rng *, double, double *, double *),
+                                struct gc_bodies *out)
 {
     const long long nchunks = (long long)((n + CHUNK - 1) / CHUNK);
     enum gc_status st;
     if (n < 2) {
-        gc_log_error("a Plummer sphere needs at least 2 bodies, got %zu", n);
+        gc_log_error("a %s needs at least 2 bodies, got %zu", what, n);
         return GC_ERR_INVALID;
     }
     st = alloc(n, out);
@@ -83,16 +90,88 @@ enum gc_status gc_model_plummer_build(size_t n, uint64_t seed, struct gc_bodies 
     for (long long c = 0; c < nchunks; c++) {
         struct rng g;
         const size_t i0 = (size_t)c * CHUNK, i1 = i0 + CHUNK < n ? i0 + CHUNK : n;
-        rng_seed(&g, seed, 0x91u /* Plummer */, (uint64_t)c);
+        if (gc_stop_cut()) /* a stop heard within a chunk (stop.h) */
+            continue;
+        rng_seed(&g, seed, stream, (uint64_t)c);
         for (size_t i = i0; i < i1; i++) {
-            plummer_body(&g, &out->pos64[3 * i], &out->vel64[3 * i]);
+            body(&g, param, &out->pos64[3 * i], &out->vel64[3 * i]);
             out->mass64[i] = 1.0 / (double)n;
             out->tag[i] = GC_TAG(0, GC_STAR);
         }
     }
+    if (gc_stop_cut()) {
+        gc_bodies_free(out);
+        return GC_ERR_INTERRUPTED;
+    }
     to_com_frame(out);
     gc_bodies_sync_f32(out);
     return GC_OK;
+}
+
+enum gc_status gc_model_plummer_build(size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    return spherical(n, seed, 0x91u /* Plummer */, "Plummer sphere", GC_PLUMMER_MASS_CUT,
+                     plummer_body, out);
+}
+
+enum gc_status gc_model_plummer_wide_build(size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    const double r = GC_WIDE_RADII;
+    /* the mass inside r scale radii: r^3 / (r^2 + 1)^(3/2) */
+    return spherical(n, seed, 0x92u, "Plummer sphere", pow(1.0 + 1.0 / (r * r), -1.5),
+                     plummer_body, out);
+}
+
+/* Isotropic velocity dispersion squared of the untruncated Hernquist sphere at x = r / a
+ * (G = M = 1; Hernquist 1990, eq. 10). log1p keeps the digits the difference needs far out
+ * (at 100 a it cancels ~9 of 16). */
+static double hernquist_sigma2(double x, double a)
+{
+    const double x1 = 1.0 + x;
+    return (12.0 * x * x1 * x1 * x1 * log1p(1.0 / x) -
+            x / x1 * (25.0 + x * (52.0 + x * (42.0 + 12.0 * x)))) / (12.0 * a);
+}
+
+/* A Hernquist body: radius from the cumulative mass M(<r) = r^2 / (r + a)^2 within
+ * GC_WIDE_RADII scale radii; each velocity component Gaussian with the isotropic Jeans
+ * dispersion (a local Maxwellian: near, not exactly in, equilibrium), redrawn until the
+ * speed is below 0.95 of the local escape speed so that no body is unbound. */
+static void hernquist_body(struct rng *g, double mass_cut, double x[3], double v[3])
+{
+    const double a = GC_HERNQUIST_A, s = sqrt(mass_cut * uniform(g));
+    const double r = a * s / (1.0 - s), ve2 = 2.0 / (r + a);
+    const double sigma = sqrt(fmax(hernquist_sigma2(r / a, a), 0.0));
+    double v2;
+    isotropic(g, r, x);
+    do {
+        v2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            v[k] = sigma * gaussian(g);
+            v2 += v[k] * v[k];
+        }
+    } while (v2 > 0.95 * 0.95 * ve2);
+}
+
+enum gc_status gc_model_hernquist_build(size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    const double r = GC_WIDE_RADII;
+    /* the mass inside r scale radii: r^2 / (r + 1)^2 */
+    return spherical(n, seed, 0x93u, "Hernquist sphere", r * r / ((r + 1.0) * (r + 1.0)),
+                     hernquist_body, out);
+}
+
+/* A body of the cold sphere: uniform in the unit ball (radius from the cube root of a
+ * uniform deviate), at rest. */
+static void cold_body(struct rng *g, double unused, double x[3], double v[3])
+{
+    (void)unused;
+    isotropic(g, cbrt(uniform(g)), x);
+    v[0] = v[1] = v[2] = 0.0;
+}
+
+enum gc_status gc_model_cold_sphere_build(size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    return spherical(n, seed, 0x94u, "cold sphere", 0.0, cold_body, out);
 }
 
 enum gc_status gc_model_pythagorean_build(size_t n, struct gc_bodies *out)

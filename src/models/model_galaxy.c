@@ -10,6 +10,7 @@
 #include "log.h"
 #include "model_galaxy_sample.h"
 #include "rng.h"
+#include "stop.h"
 
 /* Bodies per random-number stream. Each chunk of a block gets its own stream seeded from
  * (seed, block, chunk), so chunks can run on any thread in any order and the bytes do not
@@ -64,17 +65,16 @@ struct placement {
     double centre[3], vel[3];
 };
 
-static void place(struct placement *pl, double lscale, double mscale, const double spin[3],
-                  const double centre[3], const double vel[3])
+static void place(struct placement *pl, const struct gc_model_galaxy_place *g)
 {
-    pl->lscale = lscale;
-    pl->mscale = mscale;
-    pl->vscale = sqrt(mscale / lscale);
-    double s = sqrt(spin[0] * spin[0] + spin[1] * spin[1] + spin[2] * spin[2]);
+    pl->lscale = g->lscale;
+    pl->mscale = g->mscale;
+    pl->vscale = sqrt(g->mscale / g->lscale);
+    double s = sqrt(g->spin[0] * g->spin[0] + g->spin[1] * g->spin[1] + g->spin[2] * g->spin[2]);
     for (int k = 0; k < 3; k++) {
-        pl->n[k] = spin[k] / s;
-        pl->centre[k] = centre[k];
-        pl->vel[k] = vel[k];
+        pl->n[k] = g->spin[k] / s;
+        pl->centre[k] = g->centre[k];
+        pl->vel[k] = g->vel[k];
     }
     /* e1: any unit vector normal to n; e2 = n x e1, so (e1, e2, n) is right-handed. */
     double ref[3] = {1.0, 0.0, 0.0};
@@ -160,41 +160,19 @@ struct task {
     size_t chunk;
 };
 
-enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
-                                     struct gc_bodies *out)
+enum gc_status gc_model_galaxy_assemble(const struct gc_model_galaxy_place g[2],
+                                        const size_t counts[6], uint64_t seed,
+                                        struct gc_bodies *out)
 {
-    size_t counts[6];
+    size_t n = 0;
+    enum gc_status st;
     memset(out, 0, sizeof *out);
-    enum gc_status st = gc_model_galaxy_counts(name, n, counts);
-    if (st != GC_OK)
-        return st;
-    int pair = counts[1] > 0;
-
-    struct gc_model_galaxy_params p;
-    gc_model_galaxy_params_mw(&p);
-    struct gc_model_galaxy_tables *t;
-    st = gc_model_galaxy_tables_new(&p, &t);
-    if (st != GC_OK)
-        return st;
-
-    /* Galaxy A ("Milky Way") and B ("Andromeda", A scaled), on the table's orbit, each
-     * placed at its position relative to the pair's centre of mass. */
+    for (int b = 0; b < 6; b++)
+        n += counts[b];
     struct placement pl[2];
-    double ma = p.disk_mass + p.bulge_mass + p.halo_mass, mb = ma * GC_MODEL_B_MASS_SCALE;
-    double ca[3], cb[3], va[3], vb[3], zero[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < 3; k++) {
-        ca[k] = -mb / (ma + mb) * orbit_dr[k];
-        cb[k] = ma / (ma + mb) * orbit_dr[k];
-        va[k] = -mb / (ma + mb) * orbit_dv[k];
-        vb[k] = ma / (ma + mb) * orbit_dv[k];
-    }
-    if (pair) {
-        place(&pl[0], 1.0, 1.0, spin_a, ca, va);
-        place(&pl[1], GC_MODEL_B_LENGTH_SCALE, GC_MODEL_B_MASS_SCALE, spin_b, cb, vb);
-    } else {
-        double up[3] = {0.0, 0.0, 1.0};
-        place(&pl[0], 1.0, 1.0, up, zero, zero);
-    }
+    for (int k = 0; k < 2; k++)
+        if (counts[k] > 0)
+            place(&pl[k], &g[k]);
 
     /* Linux overcommits: a request larger than the machine's memory would be granted and
      * the process killed while the bodies are written. Refuse it here, with the numbers. */
@@ -204,15 +182,12 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
     if (pages > 0 && psize > 0 && need > (double)pages * (double)psize) {
         gc_log_error("model: %zu bodies need %.1f GiB of host memory; this machine has %.1f GiB",
                      n, need / 1073741824.0, (double)pages * (double)psize / 1073741824.0);
-        gc_model_galaxy_tables_free(t);
         return GC_ERR_NOMEM;
     }
 #endif
     st = gc_bodies_alloc(out, n);
-    if (st != GC_OK) {
-        gc_model_galaxy_tables_free(t);
+    if (st != GC_OK)
         return st;
-    }
 
     /* Equal masses within a component (of one galaxy): each body of a block carries the
      * block's mass / count, as in the Dubinski table, so every block has exactly its mass
@@ -226,7 +201,6 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
     if (!tasks) {
         gc_log_error("model: cannot allocate the task list");
         gc_bodies_free(out);
-        gc_model_galaxy_tables_free(t);
         return GC_ERR_NOMEM;
     }
     size_t k = 0;
@@ -239,25 +213,31 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
             k++;
         }
 
-    const double cmass[3] = {p.disk_mass, p.bulge_mass, p.halo_mass};
     long long nt = (long long)ntask;
 #pragma omp parallel for schedule(dynamic, 1)
     for (long long i = 0; i < nt; i++) {
         const struct task *tk = &tasks[i];
+        if (gc_stop_cut()) /* a stop heard within a chunk, not after millions of bodies */
+            continue;
         int gal = tk->block % 2, comp = tk->block / 2;
+        const struct gc_model_galaxy_params *p = g[gal].p;
+        const double cmass[3] = {p->disk_mass, p->bulge_mass, p->halo_mass};
         const struct placement *pp = &pl[gal];
         double m = cmass[comp] * pp->mscale / (double)counts[tk->block];
-        struct rng g;
-        rng_seed(&g, seed, (uint64_t)tk->block, (uint64_t)tk->chunk);
+        struct rng r;
+        rng_seed(&r, seed, (uint64_t)tk->block, (uint64_t)tk->chunk);
         for (size_t j = tk->first; j < tk->first + tk->count; j++) {
             double x[3], v[3];
-            gc_model_galaxy_sample(&p, t, (enum gc_component)comp, &g, x, v);
+            gc_model_galaxy_sample(p, g[gal].t, (enum gc_component)comp, &r, x, v);
             put(pp, x, v, m, &out->pos[4 * j], &out->vel[4 * j]);
             out->tag[j] = GC_TAG(gal, comp);
         }
     }
     free(tasks);
-    gc_model_galaxy_tables_free(t);
+    if (gc_stop_cut()) {
+        gc_bodies_free(out);
+        return GC_ERR_INTERRUPTED;
+    }
 
     /* Centre-of-mass frame: the random sample's own centre and mean velocity are off by
      * ~sigma / sqrt(N); remove them (serial sums, so the result is thread-independent). */
@@ -278,4 +258,62 @@ enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
             out->vel[4 * j + d] = (float)(out->vel[4 * j + d] - vs[d]);
         }
     return GC_OK;
+}
+
+void gc_model_galaxy_pair_orbit(double dr[3], double dv[3], double spin_mw[3],
+                                double spin_m31[3])
+{
+    for (int k = 0; k < 3; k++) {
+        dr[k] = orbit_dr[k];
+        dv[k] = orbit_dv[k];
+        spin_mw[k] = spin_a[k];
+        spin_m31[k] = spin_b[k];
+    }
+}
+
+enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
+                                     struct gc_bodies *out)
+{
+    size_t counts[6];
+    memset(out, 0, sizeof *out);
+    enum gc_status st = gc_model_galaxy_counts(name, n, counts);
+    if (st != GC_OK)
+        return st;
+    int pair = counts[1] > 0;
+
+    struct gc_model_galaxy_params p;
+    gc_model_galaxy_params_mw(&p);
+    struct gc_model_galaxy_tables *t;
+    st = gc_model_galaxy_tables_new(&p, &t);
+    if (st != GC_OK)
+        return st;
+
+    /* Galaxy A ("Milky Way") and B ("Andromeda", A scaled), on the table's orbit, each
+     * placed at its position relative to the pair's centre of mass. */
+    struct gc_model_galaxy_place g[2];
+    double ma = p.disk_mass + p.bulge_mass + p.halo_mass, mb = ma * GC_MODEL_B_MASS_SCALE;
+    memset(g, 0, sizeof g);
+    g[0].p = g[1].p = &p;
+    g[0].t = g[1].t = t;
+    g[0].lscale = g[0].mscale = 1.0;
+    g[1].lscale = GC_MODEL_B_LENGTH_SCALE;
+    g[1].mscale = GC_MODEL_B_MASS_SCALE;
+    for (int k = 0; k < 3; k++) {
+        g[0].spin[k] = spin_a[k];
+        g[1].spin[k] = spin_b[k];
+    }
+    if (pair) {
+        for (int k = 0; k < 3; k++) {
+            g[0].centre[k] = -mb / (ma + mb) * orbit_dr[k];
+            g[1].centre[k] = ma / (ma + mb) * orbit_dr[k];
+            g[0].vel[k] = -mb / (ma + mb) * orbit_dv[k];
+            g[1].vel[k] = ma / (ma + mb) * orbit_dv[k];
+        }
+    } else {
+        g[0].spin[0] = g[0].spin[1] = 0.0;
+        g[0].spin[2] = 1.0;
+    }
+    st = gc_model_galaxy_assemble(g, counts, seed, out);
+    gc_model_galaxy_tables_free(t);
+    return st;
 }

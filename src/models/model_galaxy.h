@@ -59,6 +59,12 @@ enum gc_status gc_model_galaxy_counts(const char *name, size_t n,
 enum gc_status gc_model_galaxy_build(const char *name, size_t n, uint64_t seed,
                                      struct gc_bodies *out);
 
+/* The mw-m31 pair's orbit and disks as placed by gc_model_galaxy_build: Andromeda's position
+ * and velocity relative to the Milky Way (dr, dv) and the two disks' spin axes, in its
+ * output frame (from tools/measure_dubinski.py). */
+void gc_model_galaxy_pair_orbit(double dr[3], double dv[3], double spin_mw[3],
+                                double spin_m31[3]);
+
 #ifdef __cplusplus
 }
 #endif

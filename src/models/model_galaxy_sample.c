@@ -105,21 +105,25 @@ static void disk_potential(const struct gc_model_galaxy_params *p, double *phi, 
         double z = p->disk_z0 * atanh(2.0 * (l + 0.5) / DISK_LAYERS - 1.0);
         zl2[l] = z * z + eps2;
     }
-    for (int i = 0; i < DISK_TARGETS; i++)
-        phi[i] = 0.0;
-    double ring = p->disk_rmax / DISK_RINGS;
+    double ring = p->disk_rmax / DISK_RINGS, dm[DISK_RINGS], rp[DISK_RINGS];
     for (int k = 0; k < DISK_RINGS; k++) {
         double r0 = k * ring, r1 = (k + 1) * ring;
-        double dm = p->disk_mass * (disk_frac(p, r1) - disk_frac(p, r0)) / DISK_LAYERS;
-        double rp = 0.5 * (r0 + r1);
-        for (int i = 0; i < DISK_TARGETS; i++) {
-            double r = i * dr, acc = 0.0;
+        dm[k] = p->disk_mass * (disk_frac(p, r1) - disk_frac(p, r0)) / DISK_LAYERS;
+        rp[k] = 0.5 * (r0 + r1);
+    }
+    /* Each radius sums its rings in the same order on any thread: the same bits. */
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < DISK_TARGETS; i++) {
+        double r = i * dr, sum = 0.0;
+        for (int k = 0; k < DISK_RINGS; k++) {
+            double acc = 0.0;
             for (int l = 0; l < DISK_LAYERS; l++) {
-                double s = (r + rp) * (r + rp) + zl2[l];
-                acc += ellip_k(4.0 * r * rp / s) / sqrt(s);
+                double s = (r + rp[k]) * (r + rp[k]) + zl2[l];
+                acc += ellip_k(4.0 * r * rp[k] / s) / sqrt(s);
             }
-            phi[i] -= 2.0 / PI * dm * acc;
+            sum -= 2.0 / PI * dm[k] * acc;
         }
+        phi[i] = sum;
     }
 }
 
@@ -386,18 +390,6 @@ void gc_model_galaxy_tables_free(struct gc_model_galaxy_tables *t)
     free(t);
 }
 
-static double gauss(struct rng *g)
-{
-    if (g->has_spare) {
-        g->has_spare = 0;
-        return g->spare;
-    }
-    double r = sqrt(-2.0 * log(uniform(g))), a = 2.0 * PI * uniform(g);
-    g->spare = r * sin(a);
-    g->has_spare = 1;
-    return r * cos(a);
-}
-
 /* ---- sampling ---- */
 
 static void sample_disk(const struct gc_model_galaxy_params *p,
@@ -424,9 +416,9 @@ static void sample_disk(const struct gc_model_galaxy_params *p,
     double vp = t->sigp[lo] * (1.0 - f) + t->sigp[hi] * f;
     double vz = t->sigz[lo] * (1.0 - f) + t->sigz[hi] * f;
     double vm = t->vphi[lo] * (1.0 - f) + t->vphi[hi] * f;
-    vr *= gauss(g);
-    vp = vm + vp * gauss(g);
-    vz *= gauss(g);
+    vr *= gaussian(g);
+    vp = vm + vp * gaussian(g);
+    vz *= gaussian(g);
     x[0] = r * c, x[1] = r * s, x[2] = z;
     v[0] = vr * c - vp * s, v[1] = vr * s + vp * c, v[2] = vz;
 }
@@ -446,7 +438,7 @@ static void sample_spheroid(const struct gc_model_galaxy_tables *t, double a, do
     double phi = r < t->rmax_all ? loggrid_at(&t->phi, r) : -t->mass_all / r;
     double vmax2 = VCUT * VCUT * 2.0 * -phi;
     for (int tries = 0;; tries++) {
-        v[0] = sig * gauss(g), v[1] = sig * gauss(g), v[2] = sig * gauss(g);
+        v[0] = sig * gaussian(g), v[1] = sig * gaussian(g), v[2] = sig * gaussian(g);
         double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
         if (v2 < vmax2)
             break;

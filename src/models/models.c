@@ -23,6 +23,11 @@ static const struct gc_model_info models[] = {
     /* the regularisation's test cases (model_binaries.h): unsoftened */
     {"pythagorean-binaries", GC_UNITS_HENON, "hermite4", 0.0f, 6, 6, 6, 6},
     {"plummer-binaries", GC_UNITS_HENON, "hermite4", 0.0f, 1024, 16384, 0, 4},
+    /* the spheres the tree is measured on (model_cluster.h), stepped as galaxies are, with
+     * the softening of the usual GPU tree benchmark */
+    {"plummer-wide", GC_UNITS_HENON, "leapfrog", 0.05f, 8192, 65536, 0, 2},
+    {"hernquist", GC_UNITS_HENON, "leapfrog", 0.05f, 8192, 65536, 0, 2},
+    {"cold-sphere", GC_UNITS_HENON, "leapfrog", 0.05f, 8192, 65536, 0, 2},
 };
 
 const struct gc_model_info *gc_models_find(const char *name)
@@ -48,5 +53,11 @@ enum gc_status gc_models_build(const char *name, size_t n, uint64_t seed, struct
         return gc_model_pythagorean_binaries_build(n, out);
     if (strcmp(name, "plummer-binaries") == 0)
         return gc_model_plummer_binaries_build(n, seed, out);
+    if (strcmp(name, "plummer-wide") == 0)
+        return gc_model_plummer_wide_build(n, seed, out);
+    if (strcmp(name, "hernquist") == 0)
+        return gc_model_hernquist_build(n, seed, out);
+    if (strcmp(name, "cold-sphere") == 0)
+        return gc_model_cold_sphere_build(n, seed, out);
     return gc_model_galaxy_build(name, n, seed, out);
 }

@@ -30,7 +30,9 @@ struct gc_model_info {
 };
 
 /* The names --model accepts. */
-#define GC_MODEL_NAMES "mw-m31|single|plummer|pythagorean|pythagorean-binaries|plummer-binaries"
+#define GC_MODEL_NAMES                                                                     \
+    "mw-m31|single|plummer|pythagorean|pythagorean-binaries|plummer-binaries|plummer-wide|"  \
+    "hernquist|cold-sphere"
 
 /* The model called name, or NULL. */
 const struct gc_model_info *gc_models_find(const char *name);

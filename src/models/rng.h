@@ -3,6 +3,7 @@
 #ifndef GC_RNG_H
 #define GC_RNG_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* A stream per (seed, block, chunk) lets threads draw disjoint, reproducible sequences: the
@@ -53,6 +54,21 @@ static inline uint64_t rng_next(struct rng *g)
 static inline double uniform(struct rng *g)
 {
     return ((double)(rng_next(g) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+/* Standard normal deviates, two at a time (Box-Muller; the second kept for the next call). */
+static inline double gaussian(struct rng *g)
+{
+    double r, a;
+    if (g->has_spare) {
+        g->has_spare = 0;
+        return g->spare;
+    }
+    r = sqrt(-2.0 * log(uniform(g)));
+    a = 6.283185307179586 * uniform(g);
+    g->spare = r * sin(a);
+    g->has_spare = 1;
+    return r * cos(a);
 }
 
 #endif

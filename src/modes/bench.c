@@ -14,6 +14,7 @@
 #include "log.h"
 #include "models.h"
 #include "sim.h"
+#include "stop.h"
 
 /* Flops per interaction as the classic CUDA nbody sample counts them, so GFLOP/s figures
  * compare with its published ones (3 sub, 3 mul + 2 add for r^2, add eps^2, rsqrt, 2 mul
@@ -91,9 +92,9 @@ static enum gc_status time_median(struct gc_sim *sim, int what, unsigned steps, 
 static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bodies *bodies,
                                 struct gc_backend *b, struct bench_row *row)
 {
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     double t1 = 0.0;
-    enum gc_status st = gc_sim_init(&sim, b, NULL, bodies, &opt->params);
+    enum gc_status st = gc_sim_create(b, NULL, bodies, &opt->params, NULL, &sim);
     const int repeats = opt->repeats > 0 ? opt->repeats : 5;
     memset(row, 0, sizeof *row);
     row->n = bodies->n;
@@ -101,7 +102,9 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
     if (st != GC_OK)
         return st;
     /* First step: warms caches and clocks, and sizes the repeats when --steps is not given. */
-    st = run_once(&sim, STEPS, 1, &t1);
+    if (!opt->json)
+        gc_log_info("benchmark: N = %zu: timing a first step to size the repeats", bodies->n);
+    st = run_once(sim, STEPS, 1, &t1);
     if (st != GC_OK)
         goto out;
     if (opt->steps) {
@@ -111,16 +114,16 @@ static enum gc_status bench_one(const struct gc_options *opt, const struct gc_bo
         double k = ceil(target * 1e3 / (t1 > 1e-6 ? t1 : 1e-6));
         row->steps = k < 1.0 ? 1u : k > 2000.0 ? 2000u : (unsigned)k;
     }
-    st = time_median(&sim, STEPS, row->steps, repeats, &row->ms_step);
+    st = time_median(sim, STEPS, row->steps, repeats, &row->ms_step);
     if (st == GC_OK && gc_backend_bench(b) && gc_backend_bench(b)->force_kernel) {
         const struct gc_backend_bench *t = gc_backend_bench(b);
-        st = time_median(&sim, KERNEL, row->steps, repeats, &row->ms_kernel);
+        st = time_median(sim, KERNEL, row->steps, repeats, &row->ms_kernel);
         if (st == GC_OK)
-            st = time_median(&sim, REFERENCE, row->steps, repeats, &row->ms_ref);
+            st = time_median(sim, REFERENCE, row->steps, repeats, &row->ms_ref);
         snprintf(row->plan, sizeof row->plan, "%s", t->plan ? t->plan(b) : "");
     }
 out:
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     return st;
 }
 
@@ -209,10 +212,19 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     static const size_t sweep_cuda[] = {1024, 4096, 16384, 65536, 81920, 262144, 1048576};
     static const size_t sweep_cpu[] = {1024, 4096, 16384, 65536};
     const int device = gc_backend_is_device(backend);
-    const size_t *ns = device ? sweep_cuda : sweep_cpu;
-    int count = opt->sweep ? (device ? 7 : 4) : 1;
+    const size_t *sizes = device ? sweep_cuda : sweep_cpu;
+    const int nsizes = device ? 7 : 4;
+    size_t ns[8];
+    int count = 0;
     struct bench_row rows[8];
     enum gc_status st = GC_OK;
+
+    /* -n with --sweep: the sweep's largest size, the list's smaller ones before it. */
+    for (int k = 0; opt->sweep && k < nsizes; k++)
+        if (!opt->n || sizes[k] < opt->n)
+            ns[count++] = sizes[k];
+    if (!opt->sweep || opt->n)
+        ns[count++] = opt->n;
 
     /* All pairs unless the tree is asked for: this table has the kernel alone and the
      * classic kernel beside it, which only all pairs have. */
@@ -237,6 +249,11 @@ enum gc_status gc_bench_run(const struct gc_options *opt, const struct gc_bodies
     }
     if (st == GC_OK)
         print_rows(opt, backend, rows, count);
+    if (st == GC_ERR_INTERRUPTED) {
+        gc_stop_told();
+        gc_log_warn("benchmark stopped by %s: no table (it needs every size timed whole)",
+                    gc_stop_name(gc_stop_requested()));
+    }
     return st;
 }
 
@@ -342,13 +359,13 @@ enum gc_status gc_bench_compare(const struct gc_options *opt, const struct gc_bo
         tree_rms = rms_between(&tacc[0], &tacc[1]);
     /* The same K leapfrog steps on both; positions relative to the system's RMS radius. */
     for (int k = 0; k < 2 && st == GC_OK; k++) {
-        struct gc_sim sim;
-        st = gc_sim_init(&sim, be[k], NULL, initial, &opt->params);
+        struct gc_sim *sim = NULL;
+        st = gc_sim_create(be[k], NULL, initial, &opt->params, NULL, &sim);
         if (st == GC_OK)
-            st = gc_sim_advance(&sim, (double)steps * opt->params.dt);
+            st = gc_sim_advance(sim, (double)steps * opt->params.dt);
         if (st == GC_OK)
-            st = gc_sim_download(&sim, &fin[k]);
-        gc_sim_free(&sim);
+            st = gc_sim_download(sim, &fin[k]);
+        gc_sim_destroy(sim);
     }
     if (st == GC_OK)
         position_difference(&fin[0], &fin[1], &pos_rms, &pos_max);

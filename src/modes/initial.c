@@ -2,14 +2,19 @@
 /* SPDX-License-Identifier: MIT */
 #include "initial.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
 #include "io.h"
 #include "log.h"
 #include "models.h"
 #include "snapshot_hdf5.h"
+#include "scenario.h"
 #include "table.h"
 #include "thin.h"
+#include "units.h"
 
 /* Default body count of a built-in model: what each backend steps at interactive rates. */
 static size_t default_model_n(const struct gc_model_info *m, const struct gc_backend *b)
@@ -20,7 +25,7 @@ static size_t default_model_n(const struct gc_model_info *m, const struct gc_bac
 }
 
 /* Default body count of a data file with its halos on the CPU backend: every body on a GPU
- * (81,920 of the Dubinski table step at ~220 frames/s on an H100), but on a
+ * (all 81,920 of the Dubinski table step well above display rate there), but on a
  * CPU the O(N^2) step must stay interactive: the built-in model's 8,192. Of the table that
  * is 3,276 disk, 1,640 bulge and 3,276 halo bodies, and the disks keep their size until
  * the first passage (half-mass radii 1.6 and 2.4 at t = 0, 1.7 and 2.4 at 270 Myr;
@@ -65,10 +70,30 @@ static enum gc_status take_settings(struct gc_options *o, struct gc_snapshot_run
     }
     if (!gc_cli_given(o, "--integrator"))
         o->params.integrator = scheme->name;
+    /* The command line could not tell these from the scheme the file names (cli.c). */
+    if (!gc_integrator_has(gc_integrator_find(o->params.integrator), GC_INTEGRATOR_BLOCK_STEPS))
+        for (int j = 0; j < 3; j++) {
+            static const char *const block_only[3] = {"--precision", "--eta", "--dt-max"};
+            if (gc_cli_given(o, block_only[j])) {
+                gc_log_error("%s applies to the block-step schemes; %s's run uses %s, which has "
+                             "one shared step", block_only[j], path, o->params.integrator);
+                return GC_ERR_INVALID;
+            }
+        }
     else if (strcmp(o->params.integrator, scheme->name) != 0)
         k += (size_t)snprintf(differs + k, sizeof differs - k, "--integrator %s (its run: %s)",
                               o->params.integrator, scheme->name);
-    TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
+    /* what a file says is held to the command line's ranges */
+    {
+        static const char *const opt[] = {"--dt", "--eta", "--dt-max", "--theta"};
+        const double v[] = {run->dt, run->eta, run->dt_max, run->theta};
+        for (size_t q = 0; q < sizeof v / sizeof v[0]; q++)
+            if (v[q] != 0.0 && !isnan(v[q]) && gc_cli_check_number(opt[q], v[q], path) != GC_OK)
+                return GC_ERR_PARSE;
+    }
+    /* A value the file does not record (NaN) leaves the option's. */
+    if (!isnan(run->eps))
+        TAKE("--eps", o->params.eps, (float)run->eps, run->eps, "%g");
     if (run->dt > 0.0)
         TAKE("--dt", o->params.dt, (float)run->dt, run->dt, "%g");
     if (run->eta > 0.0)
@@ -142,12 +167,12 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         if (src.format == GC_IO_HDF5 && (o->n == 0 || o->n == all.n)) {
             if (restart) {
                 restart->run = run;
+                restart->run.state.time = src.time;
                 restart->time = src.time;
                 restart->sim.time = src.time;
-                restart->sim.records = run.records;
-                restart->sim.nrecords = run.nrecords;
+                restart->sim.state = run.state.nfields ? &restart->run.state : NULL;
                 restart->sim.integrator = restart->run.integrator;
-                restart->sim.eps = run.eps;
+                restart->sim.eps = isnan(run.eps) ? o->params.eps : run.eps;
                 restart->sim.eta = run.eta;
                 restart->sim.dt_max = run.dt_max;
                 o->restart = restart;
@@ -157,7 +182,7 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
                 gc_log_info("%s: snapshot of %zu bodies at t = %.9g%s: the run continues from "
                             "there (%s, eps %g%s)", o->data, all.n, src.time, myr,
                             o->params.integrator, o->params.eps,
-                            run.records ? ", with its integrator state" : "");
+                            run.state.nfields ? ", with its integrator state" : "");
             } else if (o->units == GC_UNITS_GALAXY) {
                 gc_log_info("%s: snapshot of %zu bodies at t = %.9g (%.4g Myr)", o->data,
                             all.n, src.time, src.time * GC_MYR_PER_TIME_UNIT);
@@ -182,7 +207,40 @@ static enum gc_status build(struct gc_options *o, const struct gc_backend *b,
         gc_log_error("unknown model '%s'; available: %s", o->model, GC_MODEL_NAMES);
         return GC_ERR_INVALID;
     }
-    return gc_models_build(o->model, o->n ? o->n : default_model_n(m, b), o->seed, out);
+    {
+        const size_t n = o->n ? o->n : default_model_n(m, b);
+        /* Millions of bodies take seconds to sample: said first, not after a silence. */
+        if (n >= ((size_t)1 << 20))
+            gc_log_info("building the %s model of %zu bodies", o->model, n);
+        if (strcmp(o->model, GC_DEFAULT_MODEL) == 0 && !o->encounter.legacy)
+            return gc_initial_encounter(o->scenario, &o->encounter, n, o->seed, out);
+        return gc_models_build(o->model, n, o->seed, out);
+    }
+}
+
+enum gc_status gc_initial_encounter(const char *scenario, const struct gc_encounter *e,
+                                    size_t n, uint64_t seed, struct gc_bodies *out)
+{
+    const double kpc = GC_KPC_PER_LENGTH_UNIT;
+    const struct gc_scenario *sc = gc_scenario_find(scenario);
+    double t0 = gc_clock_seconds(), sep = gc_encounter_separation(e);
+    struct gc_encounter base;
+    enum gc_status st = gc_encounter_build(e, n, seed, out);
+    if (st != GC_OK)
+        return st;
+    if (sc)
+        gc_scenario_encounter(sc, &base);
+    else
+        gc_encounter_mw_m31(&base);
+    gc_log_info("encounter %s%s: mass ratio 1:%.3g, pericentre %.3g kpc, eccentricity %.3g, "
+                "disks (i, omega) (%.0f, %.0f) and (%.0f, %.0f), %.3g kpc apart at the start: "
+                "Keplerian pericentre at %.0f Myr; %zu bodies built in %.2f s",
+                sc ? sc->name : "mw-m31", gc_encounter_same(e, &base) ? "" : " (changed)",
+                1.0 / e->mass_ratio, e->pericentre * kpc, e->eccentricity, e->primary.incl,
+                e->primary.omega, e->companion.incl, e->companion.omega, sep * kpc,
+                gc_encounter_time_to_pericentre(e) * GC_MYR_PER_TIME_UNIT, n,
+                gc_clock_seconds() - t0);
+    return GC_OK;
 }
 
 void gc_restart_free(struct gc_restart *r)
@@ -207,6 +265,11 @@ enum gc_status gc_initial_run(struct gc_options *o, const struct gc_backend *bac
         memset(restart, 0, sizeof *restart);
     o->restart = NULL;
     st = build(o, backend, out, restart);
+    if (st == GC_OK && o->save_scene) {
+        struct gc_scene sc;
+        gc_scene_from_options(o, out->n, &sc);
+        st = gc_scene_write(o->save_scene, &sc);
+    }
     if (st == GC_OK && o->save) {
         st = gc_table_write(o->save, out);
         if (st == GC_OK)

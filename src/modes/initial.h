@@ -21,6 +21,11 @@ extern "C" {
 enum gc_status gc_initial_bodies(const struct gc_options *o, const struct gc_backend *backend,
                                  struct gc_bodies *out);
 
+/* Builds n bodies of encounter e (of preset `scenario`, NULL = none) from seed into out and
+ * logs what it built and how long that took. */
+enum gc_status gc_initial_encounter(const char *scenario, const struct gc_encounter *e,
+                                    size_t n, uint64_t seed, struct gc_bodies *out);
+
 /* A run that continues from a snapshot (--data snapshot_NNN.hdf5, not thinned by -n). */
 struct gc_restart {
     struct gc_snapshot_run run; /* the settings and integrator state the snapshot records */

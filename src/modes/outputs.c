@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "outfile.h"
 
 /* The folder that path goes in: "." for a bare name, "/" for "/x". */
 static void parent_of(const char *path, char *dir, size_t cap)
@@ -45,14 +46,22 @@ static int takes_files(const char *opt, const char *given, const char *dir)
     return 1;
 }
 
-/* A file to be written (through a temporary name in the same folder, then renamed). */
+/* A file to be written (through a temporary name in the same folder, then renamed), or a
+ * device or pipe written as it is (outfile.h): then it is the target itself that must take
+ * writes, not its folder (/dev takes no new files from a user, /dev/null takes writes). */
 static int file_ok(const char *opt, const char *path)
 {
     char dir[4096];
-    struct stat sb;
     const size_t len = strlen(path);
-    if ((len && path[len - 1] == '/') || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))) {
-        gc_log_error("%s %s: is a folder; give a file name", opt, path);
+    const char *why = gc_outfile_refusal(path);
+    if (why) {
+        gc_log_error("%s %s: %s", opt, path, why);
+        return 0;
+    }
+    if (gc_outfile_is_direct(path)) {
+        if (access(path, W_OK) == 0)
+            return 1;
+        gc_log_error("%s %s: cannot write there: %s", opt, path, strerror(errno));
         return 0;
     }
     if (len >= sizeof dir) {
@@ -78,16 +87,50 @@ static int dir_ok(const char *opt, const char *dir, int creatable)
     return takes_files(opt, dir, parent);
 }
 
+/* 1 when a and b name the same file: the same inode where both exist, else the same
+ * folder (by its inode) and the same last name; compared as the system resolves them, so
+ * "./x", "x" and "d/../x" are one file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char da[4096], db[4096];
+    const char *na, *nb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (strlen(a) >= sizeof da || strlen(b) >= sizeof db)
+        return strcmp(a, b) == 0;
+    parent_of(a, da, sizeof da);
+    parent_of(b, db, sizeof db);
+    na = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+    nb = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+    return strcmp(na, nb) == 0 && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 enum gc_status gc_outputs_check(const struct gc_options *o)
 {
     const int draws = o->mode == GC_MODE_VIEWER || o->mode == GC_MODE_HEADLESS;
+    /* Every file output of this run, named by its option. */
+    const struct {
+        const char *opt, *path;
+    } out[] = {{"--save", o->save},
+               {"--save-scene", o->save_scene},
+               {"--record", draws ? o->record : NULL},
+               {"--screenshot", o->mode == GC_MODE_HEADLESS ? o->screenshot : NULL}};
+    const int nout = (int)(sizeof out / sizeof out[0]);
     int ok = 1;
-    if (o->save)
-        ok = file_ok("--save", o->save);
-    if (ok && o->record && draws)
-        ok = file_ok("--record", o->record);
-    if (ok && o->screenshot && o->mode == GC_MODE_HEADLESS)
-        ok = file_ok("--screenshot", o->screenshot);
+    for (int i = 0; ok && i < nout; i++)
+        if (out[i].path)
+            ok = file_ok(out[i].opt, out[i].path);
+    /* Two outputs into one file: the second would replace the first (a movie lost under a
+     * picture), or both would mix in one pipe. */
+    for (int i = 0; ok && i < nout; i++)
+        for (int j = i + 1; ok && j < nout; j++)
+            if (out[i].path && out[j].path && same_file(out[i].path, out[j].path)) {
+                gc_log_error("%s %s and %s %s are the same file: give each output its own "
+                             "name", out[i].opt, out[i].path, out[j].opt, out[j].path);
+                return GC_ERR_INVALID;
+            }
     /* snapshots.c creates the folder itself (one level), so a missing one is fine. */
     if (ok && o->snapshot_every > 0.0)
         ok = dir_ok("--snapshot-dir", o->snapshot_dir, 1);

@@ -16,8 +16,10 @@ extern "C" {
  * --snapshot-every (a folder that takes new files, or one that can be created there) and a
  * given --screenshot-dir (an existing folder that takes new files). The first problem is
  * logged naming the option, the path as given and the system's reason; GC_ERR_IO (a file
- * problem: exit status 1, as when a write fails later).
- * Nothing is created. */
+ * problem: exit status 1, as when a write fails later). A device or FIFO is checked to take
+ * writes itself (it is written into, outfile.h). Two outputs naming the same file (the
+ * same inode, or the same name in the same folder) are refused naming both options:
+ * GC_ERR_INVALID. Nothing is created. */
 enum gc_status gc_outputs_check(const struct gc_options *o);
 
 #ifdef __cplusplus

@@ -116,7 +116,7 @@ static enum gc_status time_sample(const struct gc_options *o, const struct gc_bo
                                   struct gc_backend *backend, const char *force, double *pass_s,
                                   double *bytes_per_body)
 {
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p = o->params;
     double vm, rss0, rss1, t0, t1, t2;
     const int block = gc_integrator_has(gc_integrator_find(p.integrator),
@@ -126,23 +126,23 @@ static enum gc_status time_sample(const struct gc_options *o, const struct gc_bo
     p.profile = 0;
     self_size(&vm, &rss0);
     t0 = gc_clock_seconds();
-    st = gc_sim_init(&sim, backend, NULL, s, &p);
+    st = gc_sim_create(backend, NULL, s, &p, NULL, &sim);
     if (st != GC_OK)
         return st;
     st = gc_backend_sync(backend);
     /* The first step warms caches and threads up; the second is timed. */
     if (st == GC_OK && !block)
-        st = gc_sim_advance(&sim, (double)p.dt);
+        st = gc_sim_advance(sim, (double)p.dt);
     if (st == GC_OK)
         st = gc_backend_sync(backend);
     t1 = gc_clock_seconds();
     if (st == GC_OK && !block)
-        st = gc_sim_advance(&sim, 2.0 * (double)p.dt);
+        st = gc_sim_advance(sim, 2.0 * (double)p.dt);
     if (st == GC_OK)
         st = gc_backend_sync(backend);
     t2 = gc_clock_seconds();
     self_size(&vm, &rss1);
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     /* Leapfrog: the step (one force pass and the kicks); Hermite: a pass of its start's two,
      * which is the cost of a block step in which every body is due. */
     *pass_s = block ? 0.5 * (t1 - t0) : t2 - t1;

@@ -73,16 +73,17 @@ static enum gc_status write_one(struct gc_snapshots *s, struct gc_sim *sim, doub
     st = gc_sim_download(sim, &s->scratch);
     s->run.index = (long long)s->next;
     {
-        /* with regularised groups: their membership, and no restart state (a group's
-         * internal motion is not in the Hermite records) */
+        /* with the scheme's state where it keeps one beyond the bodies (none with
+         * regularised groups: their internal motion is not in it), and their membership */
         struct gc_snapshot_run run = s->run;
+        enum gc_status saved = st == GC_OK ? gc_sim_save(sim, &run.state) : GC_ERR_UNSUPPORTED;
         run.group_of = gc_sim_membership(sim);
-        if (gc_sim_groups(sim, NULL, NULL) > 0)
-            run.records = NULL;
-        if (st == GC_OK && run.records)
-            st = gc_sim_save_state(sim, run.records);
+        if (saved != GC_OK && saved != GC_ERR_UNSUPPORTED)
+            st = saved;
         if (st == GC_OK)
             st = gc_snapshot_hdf5_write_run(path, &s->scratch, when, &run);
+        if (saved == GC_OK)
+            gc_state_free_host(&run.state);
     }
     s->write_s += gc_clock_seconds() - t0;
     if (st != GC_OK)
@@ -140,15 +141,6 @@ static enum gc_status describe_run(struct gc_snapshots *s, const struct gc_sim *
     r->dt_max = block ? ip->dt_max : 0.0;
     r->every = s->every;
     r->seed = o && !o->data ? o->seed : 0;
-    if (gc_sim_has_state(sim)) {
-        r->records = malloc(gc_sim_bodies(sim) * sizeof *r->records);
-        if (!r->records) {
-            gc_log_error("out of memory for the integrator state of %zu bodies in snapshots",
-                         gc_sim_bodies(sim));
-            return GC_ERR_NOMEM;
-        }
-        r->nrecords = gc_sim_bodies(sim);
-    }
     return GC_OK;
 }
 
@@ -202,15 +194,17 @@ enum gc_status gc_snapshots_advance(struct gc_snapshots *s, struct gc_sim *sim, 
     enum gc_status st;
     if (!(s->every > 0.0))
         return gc_sim_advance(sim, t);
-    if (sg * gc_sim_time(sim) < sg * s->last_reached) {
+    /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
+     * k*T <= t + dt/2. Other schemes land on t itself. */
+    slack = whole_steps(sim) ? 0.5 * fabs((double)gc_sim_params(sim)->dt) : 1e-12 * s->every;
+    /* A run that went back and came again to where it was (the viewer's time line) lands
+     * within rounding of it: that is not starting over. */
+    if (sg * gc_sim_time(sim) < sg * s->last_reached - slack) {
         gc_log_info("the simulation started over: snapshots start again at snapshot_%06lu",
                     s->first);
         s->next = s->first;
         s->last_reached = gc_sim_time(sim);
     }
-    /* A leapfrog advance to t takes the whole steps nearest t: it reaches k*T when
-     * k*T <= t + dt/2. Other schemes land on t itself. */
-    slack = whole_steps(sim) ? 0.5 * fabs((double)gc_sim_params(sim)->dt) : 1e-12 * s->every;
     for (;;) {
         const double tk = sg * (double)s->next * s->every;
         if (!(sg * tk <= sg * t + slack))

@@ -43,7 +43,7 @@ static void print_row(const struct gc_options *o, const struct gc_sim *s,
 /* Under a row, with regularisation on: the groups and the hardest binary. */
 static void print_groups(const struct gc_sim *s)
 {
-    struct gc_hermite_groups_report r;
+    struct gc_groups_report r;
     const size_t n = gc_sim_groups(s, &r, NULL);
     if (!(r.radius > 0.0))
         return;
@@ -61,7 +61,7 @@ static void print_groups(const struct gc_sim *s)
 
 static void warn_energy(const struct gc_sim *s, double de, int *warned)
 {
-    struct gc_hermite_groups_report r;
+    struct gc_groups_report r;
     if (*warned || !(fabs(de) > ENERGY_WARN) ||
         !gc_integrator_has(gc_sim_scheme(s), GC_INTEGRATOR_BLOCK_STEPS))
         return;
@@ -102,7 +102,7 @@ static void print_header(const struct gc_options *o, const struct gc_sim *s,
            gc_sim_potential_exact(s) ? "" : " (the tree's, ~1e-5)",
            2.0 * d->kinetic / fabs(d->potential));
     {
-        struct gc_hermite_groups_report r;
+        struct gc_groups_report r;
         gc_sim_groups(s, &r, NULL);
         if (r.radius > 0.0)
             printf("# regularisation radius %.6g (closer bodies form a group; --ar-radius)\n",
@@ -184,7 +184,7 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                             struct gc_backend *b, struct gc_comm *comm)
 {
     struct gc_force_times prof0;
-    struct gc_sim sim;
+    struct gc_sim *sim = NULL;
     struct gc_sim_params p = o->params;
     struct gc_snapshots snaps = {0};
     struct gc_bodies scratch = {0};
@@ -215,46 +215,49 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
                      t_end, t_start);
         return GC_ERR_INVALID;
     }
-    st = gc_sim_init_at(&sim, b, comm, initial, &p, restart ? &restart->sim : NULL);
+    st = gc_sim_create(b, comm, initial, &p, restart ? &restart->sim : NULL, &sim);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&scratch, initial->n);
     if (st == GC_OK)
-        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, &sim, initial, o);
+        st = gc_snapshots_init(&snaps, o->snapshot_every, o->snapshot_dir, sim, initial, o);
     if (st != GC_OK)
         goto out;
     gc_snapshots_check_space(&snaps, t_end);
-    st = gc_diagnostics_measure(&sim, &scratch, &d);
+    st = gc_sim_measure(sim, &scratch, &d);
     if (st != GC_OK)
         goto out;
     e0 = d.energy;
-    print_header(o, &sim, initial, &d, t_end);
-    print_row(o, &sim, &d, e0, elapsed);
+    print_header(o, sim, initial, &d, t_end);
+    print_row(o, sim, &d, e0, elapsed);
     fflush(stdout);
-    gc_sim_stats(&sim, &s0);
+    gc_sim_stats(sim, &s0);
     prog.o = o;
     prog.steps0 = s0.steps;
-    gc_progress_begin(&prog.line, gc_sim_scheme(&sim)->step_noun,
-                      gc_integrator_has(gc_sim_scheme(&sim), GC_INTEGRATOR_BLOCK_STEPS)
+    gc_progress_begin(&prog.line, gc_sim_scheme(sim)->step_noun,
+                      gc_integrator_has(gc_sim_scheme(sim), GC_INTEGRATOR_BLOCK_STEPS)
                           ? 0
                           : (unsigned long long)llround(span / fabs((double)p.dt)),
                       PROGRESS_EVERY_S);
-    gc_sim_on_step(&sim, on_step, &prog);
-    gc_sim_profile(&sim, &prof0);
+    gc_sim_on_step(sim, on_step, &prog);
+    gc_sim_profile(sim, &prof0);
+    /* The run begins: a step in progress is finished, not abandoned (its state is the
+     * run's), and a stop is heard between steps. */
+    gc_stop_startup(0);
     for (long k = 1; k <= nreports; k++) {
         const double t = k == nreports ? t_end : t_start + (double)k * every;
         double w0 = snaps.write_s;
         t0 = gc_clock_seconds();
-        st = gc_snapshots_advance(&snaps, &sim, t);
+        st = gc_snapshots_advance(&snaps, sim, t);
         if (st == GC_OK || st == GC_ERR_INTERRUPTED)
             st = stopped(st, gc_backend_sync(b));
         elapsed += gc_clock_seconds() - t0 - (snaps.write_s - w0); /* without snapshot I/O */
         if (st == GC_OK || st == GC_ERR_INTERRUPTED)
-            st = stopped(st, gc_diagnostics_measure(&sim, &scratch, &d));
+            st = stopped(st, gc_sim_measure(sim, &scratch, &d));
         gc_progress_pause(&prog.line);
         if (st == GC_ERR_INTERRUPTED) {
             /* The row of the state it stopped at, the summary, and where. */
-            print_row(o, &sim, &d, e0, elapsed);
+            print_row(o, sim, &d, e0, elapsed);
             interrupted = 1;
             break;
         }
@@ -262,48 +265,49 @@ enum gc_status gc_steps_run(const struct gc_options *o, const struct gc_bodies *
             goto out;
         if (!isfinite(d.energy)) {
             gc_log_error("energy became non-finite at t = %g: the run blew up (try a "
-                         "smaller --dt or larger --eps)", gc_sim_time(&sim));
+                         "smaller --dt or larger --eps)", gc_sim_time(sim));
             st = GC_ERR_INVALID;
             goto out;
         }
-        print_row(o, &sim, &d, e0, elapsed);
-        print_groups(&sim);
+        print_row(o, sim, &d, e0, elapsed);
+        print_groups(sim);
         fflush(stdout);
-        warn_energy(&sim, (d.energy - e0) / fabs(e0), &warned_energy);
+        warn_energy(sim, (d.energy - e0) / fabs(e0), &warned_energy);
     }
     gc_progress_end(&prog.line);
-    gc_sim_stats(&sim, &s1);
+    gc_sim_stats(sim, &s1);
     {
-        const struct gc_integrator_iface *scheme = gc_sim_scheme(&sim);
+        const struct gc_integrator_iface *scheme = gc_sim_scheme(sim);
         const int block = gc_integrator_has(scheme, GC_INTEGRATOR_BLOCK_STEPS);
         printf("# %llu %ss in %.3f s: %.2f %ss/s, %.3e interactions/s (%s)\n",
                (unsigned long long)(s1.steps - s0.steps), scheme->step_noun, elapsed,
                (double)(s1.steps - s0.steps) / elapsed, scheme->step_noun,
                (s1.interactions - s0.interactions) / elapsed,
-               gc_sim_force_method(&sim) == GC_FORCE_TREE
+               gc_sim_force_method(sim) == GC_FORCE_TREE
                    ? "tree: body-cell and body-body interactions counted in each pass"
                : block ? "active x N per block step, self-pairs counted"
                        : "N^2 per step, self-pairs counted");
     }
     if (p.profile)
-        print_profile(&sim, &prof0, &s0, elapsed);
+        print_profile(sim, &prof0, &s0, elapsed);
     if (interrupted) {
         char last[4200];
         gc_snapshots_last(&snaps, last, sizeof last);
         printf("# stopped by %s at t = %.9g, before t = %g\n",
-               gc_stop_name(gc_stop_requested()), gc_sim_time(&sim), t_end);
+               gc_stop_name(gc_stop_requested()), gc_sim_time(sim), t_end);
         char myr[48] = "";
         if (o->units == GC_UNITS_GALAXY)
-            snprintf(myr, sizeof myr, " (%.4g Myr)", gc_sim_time_myr(&sim));
+            snprintf(myr, sizeof myr, " (%.4g Myr)", gc_sim_time_myr(sim));
+        gc_stop_told();
         gc_log_warn("stopped by %s at t = %.9g%s after %llu %ss, before t = %g; "
                     "last complete snapshot: %s", gc_stop_name(gc_stop_requested()),
-                    gc_sim_time(&sim), myr,
-                    (unsigned long long)s1.steps, gc_sim_scheme(&sim)->step_noun, t_end, last);
+                    gc_sim_time(sim), myr,
+                    (unsigned long long)s1.steps, gc_sim_scheme(sim)->step_noun, t_end, last);
         st = GC_ERR_INTERRUPTED;
     }
 out:
     gc_snapshots_free(&snaps);
     gc_bodies_free(&scratch);
-    gc_sim_free(&sim);
+    gc_sim_destroy(sim);
     return st;
 }

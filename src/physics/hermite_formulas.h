@@ -208,7 +208,7 @@ GC_HD double gc_hermite_criterion6(double eta, const double a[3], const double j
 /* The start-up step: eta_start times the shorter of |a|/|j| and sqrt(|a|/|s|). The jerk
  * alone fails where it happens to be small (a body at rest, or one whose jerk cancels by
  * chance): |a|/|j| then allows dt_max, and one such first step cost a Plummer run 1e-6 in
- * energy on the H100. So the start-up force passes compute the snap for both orders (a
+ * energy. So the start-up force passes compute the snap for both orders (a
  * second pass, once the first has given every body's acceleration); s = 0 means unknown. */
 GC_HD double gc_hermite_criterion_start(double eta_start, const double a[3], const double j[3],
                                         const double s[3])

@@ -33,25 +33,71 @@
  * GC_TREE_GROUP bodies. Consecutive packing cells under one parent go on packing into the
  * open group, so a group stays within a cell of at most 8 GC_TREE_PACK bodies; a larger
  * child closes it. Packing cousins as well as siblings fills a warp with ~25 bodies, not
- * ~22, for a few more interactions a body: ~7% less work in the walk. */
+ * ~22, for a few more interactions a body: ~7% less work in the walk.
+ * Cousins are packed only while the group's box stays clear of the boxes of the parent's
+ * larger children: sparse cells beside a dense one (a sphere's outskirts around its core)
+ * lie in key order on either side of it, and a group of two of them had a box reaching into
+ * it. Every cell of the dense child inside that box was then opened to its leaves and summed
+ * body by body, for one walk as long as a whole warp's share of all the others. Pieces of
+ * one packing cell never reach a sibling: the keys' cubes keep their boxes apart. */
 #define GC_TREE_PACK 128
-/* One step of the packing, taken for each piece (nb bodies, leaf or not) of the packing
- * cells in key order, and for each child of more than GC_TREE_PACK bodies: *fill is the
- * bodies of the open group (0: none). Returns whether a group begins at the piece's first
- * body, at every GC_TREE_GROUP-th of its bodies (a large leaf), or not at all. */
+/* The group being packed: its bodies so far (0: none is open) and their box; the packing
+ * cell its first piece came from, and whether it holds pieces of others too. */
+struct gc_tree_pack {
+    int fill;
+    float lo[3], hi[3];
+    int cell, mixed;
+};
+/* One step of the packing, taken for each piece (nb bodies, leaf or not, its bodies' box
+ * [lo, hi], from packing cell `cell`) of the packing cells in key order, and for each child
+ * of more than GC_TREE_PACK bodies. apart: the piece may not join the open group (its box
+ * would reach into a large child's: gc_tree_pack_reaches). Returns whether a group begins at
+ * the piece's first body, at every GC_TREE_GROUP-th of its bodies (a large leaf), or not at
+ * all. */
 enum { GC_TREE_GROUP_NONE, GC_TREE_GROUP_BEGINS, GC_TREE_GROUP_CUT };
-GC_HD int gc_tree_group_step(int *fill, int nb, int leaf)
+GC_HD int gc_tree_group_step(struct gc_tree_pack *g, int nb, int leaf, const float lo[3],
+                             const float hi[3], int cell, int apart)
 {
     if (nb > GC_TREE_GROUP) {
-        *fill = 0;
+        g->fill = 0;
         return leaf ? GC_TREE_GROUP_CUT : GC_TREE_GROUP_NONE;
     }
-    if (*fill > 0 && *fill + nb <= GC_TREE_GROUP) {
-        *fill += nb;
+    if (g->fill > 0 && !apart && g->fill + nb <= GC_TREE_GROUP) {
+        g->fill += nb;
+        g->mixed |= cell != g->cell;
+        for (int k = 0; k < 3; k++) {
+            g->lo[k] = fminf(g->lo[k], lo[k]);
+            g->hi[k] = fmaxf(g->hi[k], hi[k]);
+        }
         return GC_TREE_GROUP_NONE;
     }
-    *fill = nb;
+    g->fill = nb;
+    g->cell = cell;
+    g->mixed = 0;
+    for (int k = 0; k < 3; k++) {
+        g->lo[k] = lo[k];
+        g->hi[k] = hi[k];
+    }
     return GC_TREE_GROUP_BEGINS;
+}
+
+/* Whether a piece of nb bodies from packing cell `cell` joining the open group would make
+ * it span packing cells: only then can its box reach a larger child's, and need the test. */
+GC_HD int gc_tree_pack_crosses(const struct gc_tree_pack *g, int nb, int cell)
+{
+    return g->fill > 0 && nb <= GC_TREE_GROUP && g->fill + nb <= GC_TREE_GROUP &&
+           (g->mixed || cell != g->cell);
+}
+
+/* Whether the open group's box, grown to take in the piece's box [lo, hi], would overlap the
+ * box [olo, ohi] (of a larger child of the packing parent: not in any packed group). */
+GC_HD int gc_tree_pack_reaches(const struct gc_tree_pack *g, const float lo[3],
+                               const float hi[3], const float olo[3], const float ohi[3])
+{
+    int overlap = g->fill > 0;
+    for (int k = 0; k < 3; k++)
+        overlap &= fminf(g->lo[k], lo[k]) < ohi[k] && fmaxf(g->hi[k], hi[k]) > olo[k];
+    return overlap;
 }
 
 /* Opening angle: a cell is used as a whole (mass, centre of mass, quadrupole) for a group

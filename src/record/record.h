@@ -26,7 +26,7 @@ struct gc_record_params {
 struct gc_record_stats {
     uint64_t frames;   /* frames written to the movie */
     uint64_t dropped;  /* frames given but not written (realtime only) */
-    double seconds;    /* movie length, frames / fps */
+    double seconds;    /* movie length: its last frame's time plus one frame, s */
 };
 
 /* 1 when this build can record (FFmpeg's libraries were found at build time). */
@@ -41,6 +41,11 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
  * another size are scaled to the movie's. Returns an error the encoder thread met earlier. */
 enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
                                int bottom_up);
+/* The same frame shown from time pts / fps of the movie on (it lasts until the next one's),
+ * for a movie that keeps the pace of a clock (the window's); pts must grow from frame to
+ * frame (GC_ERR_INVALID otherwise). gc_record_frame gives each frame the next pts. */
+enum gc_status gc_record_frame_at(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
+                                  int bottom_up, int64_t pts);
 /* Encodes what is queued, finishes the file and frees r (also after an error). stats may be
  * NULL. */
 enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *stats);

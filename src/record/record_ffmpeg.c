@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
+#include "outfile.h"
 
 /* Frames waiting for the encoder. Eight 1280x800 frames are 33 MB; the window drops frames
  * beyond this (realtime), headless waits. */
@@ -36,12 +39,14 @@ struct slot {
     uint8_t *rgba;
     size_t cap;        /* bytes allocated */
     int w, h, bottom_up;
+    int64_t pts;       /* when it shows, frames of 1/fps */
 };
 
 struct gc_recorder {
     struct gc_record_params p;
     char path[4096];
-    char part[4104];   /* what is written until the movie is finished: path + ".part" */
+    struct gc_outfile out; /* where the bytes go: a .part renamed when the movie is
+                            * finished, or a device or pipe written as it is */
     AVFormatContext *fmt;
     AVCodecContext *enc;
     AVStream *stream;
@@ -59,6 +64,8 @@ struct gc_recorder {
     int closing;             /* no more frames will come */
     enum gc_status error;    /* first failure of the encoder thread */
     uint64_t frames, dropped;
+    int64_t next_pts;        /* the least pts the next frame may have */
+    int64_t end_pts;         /* the last frame encoded's pts + 1 (the movie's length) */
 };
 
 int gc_record_available(void)
@@ -224,7 +231,8 @@ static enum gc_status convert_and_encode(struct gc_recorder *r, const struct slo
     st = convert(r->path, &r->conv, s->rgba, s->w, s->h, s->bottom_up, r->yuv);
     if (st != GC_OK)
         return st;
-    r->yuv->pts = (int64_t)r->frames;
+    r->yuv->pts = s->pts;
+    r->end_pts = s->pts + 1;
     r->frames++;
     return encode(r, r->yuv);
 }
@@ -257,6 +265,67 @@ static void *encoder_main(void *arg)
     return NULL;
 }
 
+/* FFmpeg 7 (libavformat 61) passes the bytes to write as const. */
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+#define IO_BYTES const uint8_t
+#else
+#define IO_BYTES uint8_t
+#endif
+
+/* The muxer writes through these into the descriptor outfile.h opened (a .part file, a
+ * device or a pipe), so that every output goes where the same rules put it. */
+static int io_write(void *opaque, IO_BYTES *buf, int size)
+{
+    struct gc_recorder *r = opaque;
+    return gc_outfile_write(&r->out, buf, (size_t)size) ? size : AVERROR(errno);
+}
+
+static int64_t io_seek(void *opaque, int64_t offset, int whence)
+{
+    const int fd = ((struct gc_recorder *)opaque)->out.fd;
+    struct stat sb;
+    off_t at;
+    if (whence & AVSEEK_SIZE)
+        return fstat(fd, &sb) == 0 ? (int64_t)sb.st_size : AVERROR(errno);
+    at = lseek(fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+    return at < 0 ? AVERROR(errno) : (int64_t)at;
+}
+
+/* Opens the output and gives the muxer a writer over it (seeking where the target can). */
+static enum gc_status open_io(struct gc_recorder *r)
+{
+    enum { SIZE = 1 << 16 };
+    unsigned char *buf;
+    enum gc_status st = gc_outfile_open(&r->out);
+    if (st != GC_OK)
+        return st;
+    buf = av_malloc(SIZE);
+    r->fmt->pb = buf ? avio_alloc_context(buf, SIZE, 1, r, NULL, io_write,
+                                          r->out.seekable ? io_seek : NULL)
+                     : NULL;
+    if (!r->fmt->pb) {
+        av_free(buf);
+        gc_log_error("recording %s: out of memory for the output buffer", r->path);
+        return GC_ERR_NOMEM;
+    }
+    r->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+    return GC_OK;
+}
+
+/* Flushes and frees the muxer's writer; the error it met, or 0. */
+static int close_io(struct gc_recorder *r)
+{
+    AVIOContext *pb = r->fmt ? r->fmt->pb : NULL;
+    int e;
+    if (!pb)
+        return 0;
+    avio_flush(pb);
+    e = pb->error < 0 ? pb->error : 0;
+    av_freep(&pb->buffer);
+    avio_context_free(&r->fmt->pb);
+    return e;
+}
+
 static void free_recorder(struct gc_recorder *r)
 {
     if (!r)
@@ -266,10 +335,11 @@ static void free_recorder(struct gc_recorder *r)
     av_packet_free(&r->pkt);
     avcodec_free_context(&r->enc);
     if (r->fmt) {
-        if (r->fmt->pb)
-            avio_closep(&r->fmt->pb);
+        close_io(r);
         avformat_free_context(r->fmt);
     }
+    if (r->out.fd >= 0)
+        gc_outfile_end(&r->out, 0);
     for (int k = 0; k < QUEUE; k++)
         free(r->slots[k].rgba);
     free(r);
@@ -359,16 +429,25 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     }
     r->p = *p;
     snprintf(r->path, sizeof r->path, "%s", p->path);
-    snprintf(r->part, sizeof r->part, "%s.part", p->path);
     r->p.path = r->path;
+    r->out.fd = -1;
+    st = gc_outfile_begin(&r->out, r->path);
+    if (st != GC_OK) {
+        free_recorder(r);
+        return st;
+    }
     av_log_set_level(AV_LOG_ERROR);
     /* Asked first so that FFmpeg does not log its own line about it as well. The container
      * follows the final name; the muxer writes (and, for +faststart, reads back) the
-     * .part file, renamed when the movie is finished. */
-    e = av_guess_format(NULL, r->path, NULL)
-            ? avformat_alloc_output_context2(&r->fmt, av_guess_format(NULL, r->path, NULL),
-                                             NULL, r->part)
-            : AVERROR_MUXER_NOT_FOUND;
+     * .part file, renamed when the movie is finished, or the device. */
+    {
+        /* A device or pipe has no extension to go by (/dev/stdout): MP4, as a movie file. */
+        const AVOutputFormat *container = av_guess_format(NULL, r->path, NULL);
+        if (!container && r->out.direct)
+            container = av_guess_format("mp4", NULL, NULL);
+        e = container ? avformat_alloc_output_context2(&r->fmt, container, NULL, r->out.write)
+                      : AVERROR_MUXER_NOT_FOUND;
+    }
     if (e < 0 || !r->fmt) {
         gc_log_error("recording %s: no container for this file name (use .mp4, .mkv or .mov)",
                      r->path);
@@ -388,15 +467,16 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
         free_recorder(r);
         return st;
     }
-    e = avio_open(&r->fmt->pb, r->part, AVIO_FLAG_WRITE);
-    if (e < 0) {
-        gc_log_error("recording %s: cannot write %s: %s", r->path, r->part,
-                     av_err(e, eb, sizeof eb));
+    st = open_io(r);
+    if (st != GC_OK) {
         free_recorder(r);
-        return GC_ERR_IO;
+        return st;
     }
-    /* The index at the front: the movie starts playing before it is fully loaded. */
-    av_dict_set(&mux, "movflags", "+faststart", 0);
+    /* The index at the front: the movie starts playing before it is fully loaded. That
+     * reads the file back, which a device or a pipe cannot: there the movie is written in
+     * fragments, each playable as it arrives. */
+    av_dict_set(&mux, "movflags",
+                r->out.direct ? "+frag_keyframe+empty_moov+default_base_moof" : "+faststart", 0);
     e = avformat_write_header(r->fmt, &mux);
     av_dict_free(&mux);
     /* A full disk shows here, before a frame is drawn (the write itself is buffered). */
@@ -405,10 +485,10 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
     if (e >= 0 && r->fmt->pb->error < 0)
         e = r->fmt->pb->error;
     if (e < 0) {
-        gc_log_error("recording %s: cannot write the header: %s (removed %s)", r->path,
-                     av_err(e, eb, sizeof eb), r->part);
+        gc_log_error("recording %s: cannot write the header: %s%s%s", r->path,
+                     av_err(e, eb, sizeof eb), r->out.direct ? "" : " (removed ",
+                     r->out.direct ? "" : r->out.write);
         free_recorder(r);
-        remove(r->part);
         return GC_ERR_IO;
     }
     pthread_mutex_init(&r->lock, NULL);
@@ -418,7 +498,6 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
         pthread_mutex_destroy(&r->lock);
         pthread_cond_destroy(&r->cond);
         free_recorder(r);
-        remove(r->part);
         return GC_ERR_NOMEM;
     }
     r->thread_started = 1;
@@ -431,11 +510,19 @@ enum gc_status gc_record_open(const struct gc_record_params *p, struct gc_record
 enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
                                int bottom_up)
 {
+    return gc_record_frame_at(r, rgba, w, h, bottom_up, r->next_pts);
+}
+
+enum gc_status gc_record_frame_at(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
+                                  int bottom_up, int64_t pts)
+{
     size_t bytes = (size_t)w * (size_t)h * 4;
     struct slot *s;
     enum gc_status st;
-    if (w < 1 || h < 1)
+    if (w < 1 || h < 1 || pts < r->next_pts)
         return GC_ERR_INVALID;
+    /* Taken, written or dropped: the next frame comes later in the movie either way. */
+    r->next_pts = pts + 1;
     pthread_mutex_lock(&r->lock);
     if (r->count == QUEUE && r->p.realtime && r->error == GC_OK) {
         r->dropped++;
@@ -465,6 +552,7 @@ enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w
     s->w = w;
     s->h = h;
     s->bottom_up = bottom_up;
+    s->pts = pts;
     pthread_mutex_lock(&r->lock);
     r->count++;
     pthread_cond_broadcast(&r->cond);
@@ -491,29 +579,26 @@ enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *st
         st = encode(r, NULL);
     e = av_write_trailer(r->fmt);
     if (e >= 0)
-        e = avio_closep(&r->fmt->pb); /* the last buffered writes */
+        e = close_io(r); /* the last buffered writes */
     if (e < 0 && st == GC_OK) {
         gc_log_error("recording %s: cannot finish the file: %s", r->path,
                      av_err(e, eb, sizeof eb));
         st = GC_ERR_IO;
     }
     /* A movie appears under its name only when it plays; a failed one is removed. */
-    if (st == GC_OK && rename(r->part, r->path) != 0) {
-        gc_log_error("recording %s: cannot rename %s into place: %s", r->path, r->part,
-                     strerror(errno));
+    if (gc_outfile_end(&r->out, st == GC_OK) != GC_OK && st == GC_OK)
         st = GC_ERR_IO;
-    }
-    if (st != GC_OK && remove(r->part) == 0)
-        gc_log_info("recording %s: removed the unfinished %s", r->path, r->part);
+    else if (st != GC_OK && !r->out.direct)
+        gc_log_info("recording %s: removed the unfinished %s", r->path, r->out.write);
     if (stats) {
         stats->frames = r->frames;
         stats->dropped = r->dropped;
-        stats->seconds = (double)r->frames / (double)r->p.fps;
+        stats->seconds = (double)r->end_pts / (double)r->p.fps;
     }
     if (st == GC_OK)
         gc_log_info("recorded %s: %llu frame%s, %.2f s at %u frames/s", r->path,
                     (unsigned long long)r->frames, gc_log_plural(r->frames),
-                    (double)r->frames / (double)r->p.fps, r->p.fps);
+                    (double)r->end_pts / (double)r->p.fps, r->p.fps);
     if (r->dropped)
         gc_log_warn("recording %s: %llu frame%s dropped because the encoder fell behind",
                     r->path, (unsigned long long)r->dropped, gc_log_plural(r->dropped));

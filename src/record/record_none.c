@@ -30,6 +30,13 @@ enum gc_status gc_record_frame(struct gc_recorder *r, const uint8_t *rgba, int w
     return GC_ERR_UNSUPPORTED;
 }
 
+enum gc_status gc_record_frame_at(struct gc_recorder *r, const uint8_t *rgba, int w, int h,
+                                  int bottom_up, int64_t pts)
+{
+    (void)pts;
+    return gc_record_frame(r, rgba, w, h, bottom_up);
+}
+
 enum gc_status gc_record_close(struct gc_recorder *r, struct gc_record_stats *stats)
 {
     (void)r;

@@ -5,14 +5,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim_ranks.h"
-
-/* Mass-weighted sums of bodies [i0, i1), in double (from the double-precision arrays when
- * the set has them): v = {mass, K, P[3], L[3], sum m x[3]}. */
-#define NSUMS 11
-static void sums(const struct gc_bodies *b, size_t i0, size_t i1, double v[NSUMS])
+void gc_diagnostics_sums(const struct gc_bodies *b, size_t i0, size_t i1,
+                         double v[GC_DIAGNOSTICS_SUMS])
 {
-    memset(v, 0, NSUMS * sizeof *v);
+    memset(v, 0, GC_DIAGNOSTICS_SUMS * sizeof *v);
     for (size_t i = i0; i < i1; i++) {
         double x[3], u[3], m;
         for (int k = 0; k < 3; k++) {
@@ -32,7 +28,7 @@ static void sums(const struct gc_bodies *b, size_t i0, size_t i1, double v[NSUMS
     }
 }
 
-static void from_sums(const double v[NSUMS], struct gc_diagnostics *d)
+void gc_diagnostics_from_sums(const double v[GC_DIAGNOSTICS_SUMS], struct gc_diagnostics *d)
 {
     memset(d, 0, sizeof *d);
     d->mass = v[0];
@@ -48,9 +44,9 @@ static void from_sums(const double v[NSUMS], struct gc_diagnostics *d)
 
 void gc_diagnostics_kinematics(const struct gc_bodies *b, struct gc_diagnostics *d)
 {
-    double v[NSUMS];
-    sums(b, 0, b->n, v);
-    from_sums(v, d);
+    double v[GC_DIAGNOSTICS_SUMS];
+    gc_diagnostics_sums(b, 0, b->n, v);
+    gc_diagnostics_from_sums(v, d);
 }
 
 double gc_diagnostics_potential(const struct gc_bodies *b, double eps)
@@ -80,8 +76,8 @@ void gc_diagnostics_compute(const struct gc_bodies *b, double eps, struct gc_dia
     d->energy = d->kinetic + d->potential;
 }
 
-/* Host potential of bodies [i0, i1) against all (pairs counted once per i: halved). */
-static double host_potential_range(const struct gc_bodies *b, size_t i0, size_t i1, double eps)
+double gc_diagnostics_potential_range(const struct gc_bodies *b, size_t i0, size_t i1,
+                                      double eps)
 {
     const long n = (long)b->n, a = (long)i0, e = (long)i1;
     const double eps2 = eps * eps;
@@ -102,9 +98,7 @@ static double host_potential_range(const struct gc_bodies *b, size_t i0, size_t 
     return w;
 }
 
-/* The same in double from pos64/mass64: with regularised groups the backend's potential
- * sees each group as one point, and members at 1e-4 of each other need double. */
-static double host_potential64_range(const struct gc_bodies *b, size_t i0, size_t i1)
+double gc_diagnostics_potential64_range(const struct gc_bodies *b, size_t i0, size_t i1)
 {
     const long n = (long)b->n, a = (long)i0, e = (long)i1;
     double w = 0.0;
@@ -121,51 +115,4 @@ static double host_potential64_range(const struct gc_bodies *b, size_t i0, size_
         w -= 0.5 * b->mass64[i] * phi;
     }
     return w;
-}
-
-static enum gc_status measure(struct gc_sim *s, struct gc_bodies *scratch,
-                              struct gc_diagnostics *d)
-{
-    const struct gc_force *f = &s->force;
-    const float eps = s->p.eps;
-    double v[NSUMS], w;
-    enum gc_status st = gc_sim_download(s, scratch);
-    if (st != GC_OK)
-        return st;
-    /* Each rank sums its own bodies (the only ones whose velocities it advances). */
-    sums(scratch, f->i0, f->i1, v);
-    st = gc_comm_allreduce_sum(s->comm, v, NSUMS);
-    if (st != GC_OK)
-        return st;
-    from_sums(v, d);
-    if (gc_sim_groups(s, NULL, NULL) > 0 && scratch->pos64 && scratch->mass64) {
-        w = host_potential64_range(scratch, f->i0, f->i1);
-        st = gc_comm_allreduce_sum(s->comm, &w, 1);
-    } else {
-        st = gc_force_potential(&s->force, eps * eps, &w);
-    }
-    if (st == GC_ERR_UNSUPPORTED) {
-        w = host_potential_range(scratch, f->i0, f->i1, eps);
-        st = gc_comm_allreduce_sum(s->comm, &w, 1);
-    }
-    if (st != GC_OK)
-        return st;
-    d->potential = w;
-    d->energy = d->kinetic + w;
-    return GC_OK;
-}
-
-enum gc_status gc_diagnostics_measure(struct gc_sim *s, struct gc_bodies *scratch,
-                                      struct gc_diagnostics *d)
-{
-    enum gc_status st = GC_OK;
-    /* Over several ranks every rank sums its own bodies: all take part. */
-    if (gc_sim_leads(s))
-        st = gc_sim_announce(s, GC_SIM_OP_MEASURE, 0.0, NULL);
-    if (st != GC_OK)
-        return st;
-    s->nested++;
-    st = measure(s, scratch, d);
-    s->nested--;
-    return gc_sim_settle(s, st);
 }

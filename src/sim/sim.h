@@ -8,9 +8,10 @@
 #include "backend.h"
 #include "bodies.h"
 #include "comm.h"
+#include "diagnostics.h"
 #include "force.h"
-#include "hermite_timeline.h"
 #include "integrator.h"
+#include "state.h"
 #include "status.h"
 #include "units.h"
 
@@ -47,7 +48,7 @@ struct gc_sim_params {
     int profile;     /* 1 = time the force layer's phases (gc_sim_profile); default 0 */
     const char *regularize; /* Hermite close groups: "auto" (default, NULL too: on when eps
                              * is 0 and the steps are individual) or "off" */
-    double ar_tol;    /* regularisation tolerance; 0 = GC_AR_DEFAULT_TOL */
+    double ar_tol;    /* regularisation tolerance; 0 = the scheme's default */
     double ar_radius; /* regularisation radius; 0 = derived from the bodies */
 };
 
@@ -55,38 +56,16 @@ struct gc_sim_params {
  * with the settings that state is valid for. Not owned by the simulation; it must outlive
  * it (a reset starts from it again). */
 struct gc_sim_restart {
-    double time;                              /* the snapshot's time, N-body units */
-    const struct gc_hermite_record *records;  /* every body's Hermite state (absolute
-                                               * ticks), or NULL: rebuilt from the bodies */
-    size_t nrecords;
-    const char *integrator;                   /* the settings the records belong to: a */
-    double eps, eta, dt_max;                  /* run with others rebuilds the state */
+    double time;                  /* the snapshot's time, N-body units */
+    const struct gc_state *state; /* the scheme's state (state.h), or NULL: the bodies alone */
+    const char *integrator;       /* the settings the state belongs to: a run with */
+    double eps, eta, dt_max;      /* others rebuilds it from the bodies */
 };
 
-/* The viewer, headless mode, benchmarks and tests drive a simulation only through the
- * functions below, and read it through the accessors at the end: none of them knows kicks,
- * drifts or block steps, nor the fields of this struct. */
-struct gc_sim {
-    struct gc_sim_params p;        /* current parameters */
-    struct gc_backend *backend;    /* not owned: the caller creates and destroys it */
-    struct gc_comm *comm;          /* not owned; gc_comm_single() for one process */
-    struct gc_force force;         /* forces and the exchange between ranks */
-    struct gc_integrator *integrator; /* owned */
-    double time;                   /* simulated time the caller advanced to, N-body units */
-    double t0;                     /* the integrator's clock starts here: a restart's time
-                                    * (Hermite: the block time at or before it); default 0 */
-    int64_t t0_ticks;              /* t0 in Hermite ticks (dt_max / 2^GC_HERMITE_LEVELS) */
-    const struct gc_sim_restart *restart; /* not owned; NULL = the run starts at t = 0 */
-    size_t n;                      /* bodies */
-    int live;                      /* 1 from a successful init to free */
-    int nested;                    /* > 0 inside a call rank 0 announced (sim_ranks.h) */
-    struct gc_bodies view;         /* several ranks: every body gathered on rank 0 for export */
-    /* optional (NULL: none): told between steps, as the integrator's poll is, how many steps
-     * of the current advance are done (one process only); gc_sim_on_step sets it */
-    void (*on_step)(void *ctx, const struct gc_sim *s, unsigned long done);
-    void *on_step_ctx;
-    int32_t *membership;           /* n: gc_sim_membership's answer; NULL until asked */
-};
+/* The viewer, headless mode, benchmarks and tests hold a simulation by this handle and drive
+ * it only through the functions below, reading it through the accessors at the end: none of
+ * them knows kicks, drifts or block steps, nor its fields (sim.c). */
+struct gc_sim;
 
 /* Fills params with the defaults above. */
 void gc_sim_params_default(struct gc_sim_params *p);
@@ -95,26 +74,35 @@ void gc_sim_params_default(struct gc_sim_params *p);
  * value is wrong and returns GC_ERR_INVALID. */
 enum gc_status gc_sim_params_check(const struct gc_sim_params *p);
 
-/* Checks params, uploads bodies to the backend and starts the integrator. comm may be NULL
- * for one process. With several ranks, rank 0 calls this with the bodies and the others
- * receive them (gc_sim_follow). On failure nothing needs freeing; on success call
- * gc_sim_free. */
-enum gc_status gc_sim_init(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
-                           const struct gc_bodies *bodies, const struct gc_sim_params *p);
-void gc_sim_free(struct gc_sim *s);
-/* gc_sim_init for a run that continues from a snapshot (restart may be NULL: gc_sim_init):
- * the clock starts at restart->time, and a recorded Hermite state is taken as it is when it
- * belongs to the same integrator, eps, eta and dt_max, on one process, with a backend that
- * can take it; otherwise the state is rebuilt from the bodies, and the log says why the
- * continuation is not exact. */
-enum gc_status gc_sim_init_at(struct gc_sim *s, struct gc_backend *backend, struct gc_comm *comm,
-                              const struct gc_bodies *bodies, const struct gc_sim_params *p,
-                              const struct gc_sim_restart *restart);
-/* 1 when gc_sim_save_state can give the integrator's state (Hermite on a backend that can). */
-int gc_sim_has_state(const struct gc_sim *s);
-/* Every body's integrator state into all (n records, body order, ticks from t = 0), for a
- * snapshot a run can continue from exactly. GC_ERR_UNSUPPORTED when gc_sim_has_state is 0. */
-enum gc_status gc_sim_save_state(struct gc_sim *s, struct gc_hermite_record *all);
+/* Checks params, uploads bodies to the backend and starts the integrator, into *out. comm
+ * may be NULL for one process. With several ranks, rank 0 calls this with the bodies and the
+ * others receive them (gc_sim_follow). restart (may be NULL: the run starts at t = 0) makes
+ * a run that continues from a snapshot: the clock starts at restart->time, and a recorded
+ * state is taken as it is when it belongs to the same integrator, eps, eta and dt_max, on
+ * one process, with a backend that can take it; otherwise the state is rebuilt from the
+ * bodies, and the log says why the continuation is not exact. On failure *out is NULL. */
+enum gc_status gc_sim_create(struct gc_backend *backend, struct gc_comm *comm,
+                             const struct gc_bodies *bodies, const struct gc_sim_params *p,
+                             const struct gc_sim_restart *restart, struct gc_sim **out);
+/* Frees s (NULL allowed). */
+void gc_sim_destroy(struct gc_sim *s);
+/* The scheme's whole state in host memory (st empty on entry; free it with
+ * gc_state_free_host), for a snapshot a run can continue from exactly: its fields beyond
+ * the bodies' positions and velocities. GC_ERR_UNSUPPORTED (not logged) when the scheme
+ * keeps no such state, or cannot give it now (Hermite with regularised groups, or on a
+ * backend that cannot hand it over): the snapshot then holds the bodies alone. */
+enum gc_status gc_sim_save(struct gc_sim *s, struct gc_state *st);
+/* The whole state kept for a jump back (keyframes): in the backend's own memory (a GPU's)
+ * where the scheme can keep it there, else in host memory (st->memory says which). st is
+ * empty on entry, or a state kept before by this simulation, whose memory is reused.
+ * GC_ERR_NOMEM (not logged) when the memory is not there; GC_ERR_UNSUPPORTED (not logged)
+ * where the state cannot be kept now (regularised groups; several ranks). */
+enum gc_status gc_sim_keep(struct gc_sim *s, struct gc_state *st);
+/* Back to a state gc_sim_keep kept: the simulation's time is the state's, and the run goes
+ * on from it as it went on the first time, to the bit (same parameters). */
+enum gc_status gc_sim_restore(struct gc_sim *s, const struct gc_state *st);
+/* Frees a kept state's memory and empties it. */
+void gc_sim_release_state(struct gc_sim *s, struct gc_state *st);
 /* Starts again from `bodies` at time 0 with the current parameters. */
 enum gc_status gc_sim_reset(struct gc_sim *s, const struct gc_bodies *bodies);
 
@@ -137,24 +125,32 @@ enum gc_status gc_sim_export(struct gc_sim *s, struct gc_render_buffer *dst);
  * this rank's bodies elsewhere. With a double-precision scheme dst gets pos64/vel64 too. */
 enum gc_status gc_sim_download(struct gc_sim *s, struct gc_bodies *dst);
 
+/* All quantities for the current state: downloads into `scratch` (allocated with the
+ * simulation's body count) and takes the potential from the backend when it offers one,
+ * else computes it on the host. Over several ranks each rank sums its own bodies and every
+ * rank gets the totals. */
+enum gc_status gc_sim_measure(struct gc_sim *s, struct gc_bodies *scratch,
+                              struct gc_diagnostics *d);
+
 /* Wall time of the force layer's phases since init (params.profile on; zeros otherwise). */
 void gc_sim_profile(const struct gc_sim *s, struct gc_force_times *out);
 
 /* ---- several ranks (MPI) ----
  * Rank 0 runs the program (modes, window, files) on its simulation; every other rank calls
- * gc_sim_follow, which repeats rank 0's calls on a simulation of its own. The calls that
- * involve every rank (gc_sim_init, _reset, _advance, _set_dt, _export, _download,
- * gc_diagnostics_measure, gc_sim_free) announce themselves to the followers before doing
- * their own part, so all ranks reach the same collectives in the same order. With one rank
- * nothing is announced. A failure that left the ranks out of step marks comm->broken;
- * main then ends the run (gc_comm_abort). */
+ * gc_sim_follow, which makes rank 0's calls on a simulation of its own. The calls that
+ * involve every rank (gc_sim_create, _reset, _advance, _set_dt, _export, _download,
+ * _measure, _destroy) are sent to the followers before rank 0 does its own part, so all
+ * ranks reach the same collectives in the same order. With one rank nothing is sent. A
+ * failure that left the ranks out of step marks comm->broken; main then ends the run
+ * (gc_comm_abort). A stop request (gc_stop_request) on any rank stops every rank at the
+ * same step. */
 enum gc_status gc_sim_follow(struct gc_backend *backend, struct gc_comm *comm);
 /* Calls fn(ctx, s, done) between the steps of every later advance (done: steps of that
- * advance so far), for progress reports of slow runs; one process only (a no-op over
- * ranks). fn must not call back into the simulation. */
+ * advance so far), for progress reports of slow runs. fn must not call back into the
+ * simulation. */
 void gc_sim_on_step(struct gc_sim *s, void (*fn)(void *ctx, const struct gc_sim *s,
                                                  unsigned long done), void *ctx);
-/* Rank 0, after its last gc_sim_free: the followers' gc_sim_follow returns. */
+/* Rank 0, after its last gc_sim_destroy: the followers' gc_sim_follow returns. */
 enum gc_status gc_sim_release(struct gc_comm *comm);
 
 /* ---- accessors: what other layers read of a simulation ---- */
@@ -172,7 +168,7 @@ const struct gc_integrator_iface *gc_sim_scheme(const struct gc_sim *s);
 /* The regularised close groups now: how many (0 when the scheme has none), their report
  * figures into out and each body's group (-1: none) into membership (n entries); both may
  * be NULL. */
-size_t gc_sim_groups(const struct gc_sim *s, struct gc_hermite_groups_report *out,
+size_t gc_sim_groups(const struct gc_sim *s, struct gc_groups_report *out,
                      int32_t *membership);
 /* Each body's group now (n entries, owned by the simulation, valid to the next call), or
  * NULL when the run regularises nothing (then snapshots carry no membership). */

@@ -120,11 +120,17 @@ static int fit_samples(struct gc_camera *c, const float *s, size_t m, float aspe
 void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
                    float aspect)
 {
+    gc_camera_fit_at(c, 0.6f, 0.5f, pos4, tag, n, aspect);
+}
+
+void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, const float *pos4,
+                      const uint8_t *tag, size_t n, float aspect)
+{
     int fitted = 0;
     memset(c, 0, sizeof *c);
     c->fovy = 45.0f * PI_F / 180.0f;
-    c->pitch = 0.5f;
-    c->yaw = 0.6f;
+    c->pitch = fminf(fmaxf(pitch, -PITCH_LIMIT), PITCH_LIMIT);
+    c->yaw = yaw;
     if (!(aspect > 0.0f) || !isfinite(aspect))
         aspect = 1.0f;
     if (pos4 && n > 0) {

@@ -41,6 +41,10 @@ struct gc_camera {
  * extent). Zoom limits: 1/50 to 20 times the fitted distance. */
 void gc_camera_fit(struct gc_camera *c, const float *pos4, const uint8_t *tag, size_t n,
                    float aspect);
+/* gc_camera_fit seen from yaw and pitch (radians; pitch clamped short of the poles) instead
+ * of the default angle. */
+void gc_camera_fit_at(struct gc_camera *c, float yaw, float pitch, const float *pos4,
+                      const uint8_t *tag, size_t n, float aspect);
 /* Distance at which a sphere holding 95% of the stars (as gc_camera_fit chooses them) about
  * their mean fills c's view with a 15% margin: the scale of the views that frame spheres
  * (the presets, the tour), and so the distance at which sprites have their base size. */

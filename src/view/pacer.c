@@ -7,8 +7,8 @@
 #include "clock.h"
 #include "log.h"
 
-/* A frame still running after this long is reported once (then waited for): at 1M bodies a
- * step takes ~0.5 s on an H100, so only a hang or a huge N gets here. */
+/* A frame still running after this long is reported once (then waited for): even a 1M-body
+ * all-pairs step on a GPU is far shorter, so only a hang or a huge N gets here. */
 #define SLOW_FRAME_S 30.0
 
 void gc_pacer_init(struct gc_pacer *p, const struct gc_pacer_ops *ops, unsigned depth)

@@ -12,12 +12,14 @@
  * pericentre at ~1060 Myr, nuclei merged from ~1150 Myr. Each shot starts before its event
  * so the blend is done when the event happens. */
 static const struct gc_tour_shot SHOTS[] = {
-    {0.0, "approach", 0, 55.0f, 1.0f},
-    {170.0, "first passage", 1, 35.0f, 1.3f},
-    {380.0, "tidal tails", 0, 25.0f, 1.05f},
-    {700.0, "falling back", 0, 65.0f, 0.9f},
-    {960.0, "merger", 1, 45.0f, 1.4f},
-    {1250.0, "remnant", 0, 40.0f, 1.1f},
+    {0.0, "approach", 0, 55.0f, 1.0f, 0},
+    {170.0, "first passage", 1, 35.0f, 1.3f, 0},
+    /* The tails face-on: they are thrown out near each disk's plane, not the orbit's (disk A
+     * lies 22 degrees from it), so the shot looks down their own plane as it is measured. */
+    {380.0, "tidal tails", 0, 0.0f, 1.05f, 1},
+    {700.0, "falling back", 0, 65.0f, 0.9f, 0},
+    {960.0, "merger", 1, 45.0f, 1.4f, 0},
+    {1250.0, "remnant", 0, 40.0f, 1.1f, 0},
 };
 #define NSHOTS ((int)(sizeof SHOTS / sizeof SHOTS[0]))
 
@@ -52,10 +54,15 @@ static void shot_camera(const struct gc_tour_shot *s, const struct gc_track *t,
                         const float axis[3], double t_myr, const struct gc_camera *base,
                         struct gc_camera *out)
 {
-    float n[3] = {axis[0], axis[1], axis[2]}, e1[3], e2[3], dir[3], r;
+    const float *along = s->tails ? t->tails_axis : axis;
+    float n[3] = {along[0], along[1], along[2]}, e1[3], e2[3], dir[3], r;
     double az = GC_TOUR_DRIFT_DEG_PER_MYR * t_myr * PI / 180.0, tilt = s->tilt_deg * PI / 180.0;
     *out = *base;
     unit(n);
+    /* The side the other shots look from: a plane's normal has two. */
+    if (n[0] * axis[0] + n[1] * axis[1] + n[2] * axis[2] < 0.0f)
+        for (int k = 0; k < 3; k++)
+            n[k] = -n[k];
     /* e1, e2: a frame in the orbital plane (e1 horizontal unless the normal is). */
     e1[0] = -n[1];
     e1[1] = n[0];

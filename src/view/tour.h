@@ -17,6 +17,8 @@ struct gc_tour_shot {
     int pair;          /* 1 = frame the two nuclei (close), 0 = frame all stars (wide) */
     float tilt_deg;    /* angle of the eye from the orbit's normal: 0 face-on, 90 edge-on */
     float zoom;        /* radius framed, times the natural one (pair or 90% extent) */
+    int tails;         /* 1 = tilt from the tails' plane (gc_track.tails_axis, measured as
+                        * it goes), not from the orbit's normal at the start */
 };
 
 /* Number of shots and shot k (0 <= k < count). */

@@ -74,6 +74,97 @@ static void centre_of(const struct gc_bodies *b, size_t stride, unsigned g, floa
     }
 }
 
+/* The unit eigenvector of the symmetric 3x3 matrix m with the smallest eigenvalue (cyclic
+ * Jacobi rotations; m is destroyed). */
+static void smallest_axis(double m[3][3], float out[3])
+{
+    double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int best = 0;
+    for (int sweep = 0; sweep < 50; sweep++) {
+        const double off = fabs(m[0][1]) + fabs(m[0][2]) + fabs(m[1][2]);
+        if (!(off > 1e-15 * (fabs(m[0][0]) + fabs(m[1][1]) + fabs(m[2][2]))))
+            break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                double theta, t, c, s;
+                if (m[p][q] == 0.0)
+                    continue;
+                theta = (m[q][q] - m[p][p]) / (2.0 * m[p][q]);
+                t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                c = 1.0 / sqrt(t * t + 1.0);
+                s = t * c;
+                for (int k = 0; k < 3; k++) { /* m <- m J (columns p, q) */
+                    const double mp = m[k][p], mq = m[k][q];
+                    m[k][p] = c * mp - s * mq;
+                    m[k][q] = s * mp + c * mq;
+                }
+                for (int k = 0; k < 3; k++) { /* m <- J^T m (rows p, q) */
+                    const double mp = m[p][k], mq = m[q][k];
+                    m[p][k] = c * mp - s * mq;
+                    m[q][k] = s * mp + c * mq;
+                }
+                for (int k = 0; k < 3; k++) { /* v <- v J */
+                    const double vp = v[k][p], vq = v[k][q];
+                    v[k][p] = c * vp - s * vq;
+                    v[k][q] = s * vp + c * vq;
+                }
+            }
+    }
+    for (int k = 1; k < 3; k++)
+        if (m[k][k] < m[best][best])
+            best = k;
+    for (int k = 0; k < 3; k++)
+        out[k] = (float)v[k][best];
+}
+
+/* A disk star beyond twice each nucleus's half-mass radius from it. */
+static int far_star(const struct gc_bodies *b, size_t i, const struct gc_track *t)
+{
+    const float *p = &b->pos[4 * i];
+    if (GC_TAG_COMPONENT(b->tag[i]) != GC_DISK)
+        return 0;
+    for (int g = 0; g < t->galaxies; g++) {
+        double r2 = 0.0;
+        for (int k = 0; k < 3; k++)
+            r2 += ((double)p[k] - t->centre[g][k]) * ((double)p[k] - t->centre[g][k]);
+        if (r2 <= 4.0 * (double)t->half_mass[g] * t->half_mass[g])
+            return 0;
+    }
+    return 1;
+}
+
+/* The plane the far disk stars lie closest to (the tidal tails once they are out): the
+ * normal is the axis of least spread of their mass about its centre. */
+static void tails_plane(const struct gc_bodies *b, size_t stride, struct gc_track *t)
+{
+    double w = 0.0, mean[3] = {0, 0, 0}, m[3][3] = {{0}};
+    size_t n = 0;
+    memcpy(t->tails_axis, t->orbit_axis, sizeof t->tails_axis);
+    for (size_t i = 0; i < b->n; i += stride)
+        if (far_star(b, i, t)) {
+            w += b->pos[4 * i + 3];
+            n++;
+            for (int k = 0; k < 3; k++)
+                mean[k] += (double)b->pos[4 * i + 3] * b->pos[4 * i + k];
+        }
+    if (n < GC_TRACK_TAIL_MIN || !(w > 0.0))
+        return;
+    for (int k = 0; k < 3; k++)
+        mean[k] /= w;
+    for (size_t i = 0; i < b->n; i += stride)
+        if (far_star(b, i, t)) {
+            const float *p = &b->pos[4 * i];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    m[r][c] += (double)p[3] * ((double)p[r] - mean[r]) * ((double)p[c] - mean[c]);
+        }
+    smallest_axis(m, t->tails_axis);
+    if (t->tails_axis[0] * t->orbit_axis[0] + t->tails_axis[1] * t->orbit_axis[1] +
+            t->tails_axis[2] * t->orbit_axis[2] < 0.0f)
+        for (int k = 0; k < 3; k++)
+            t->tails_axis[k] = -t->tails_axis[k];
+}
+
 enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
                                 struct gc_track *t)
 {
@@ -177,5 +268,6 @@ enum gc_status gc_track_measure(const struct gc_bodies *b, size_t max_samples,
         t->extent = quantile(scratch, j, 0.9);
     }
     free(scratch);
+    tails_plane(b, stride, t);
     return GC_OK;
 }

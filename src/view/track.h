@@ -23,9 +23,16 @@ struct gc_track {
     float half_mass[2];     /* per galaxy: radius holding half its disk (cluster) mass */
     float com[3];           /* centre of mass of all stars */
     float orbit_axis[3];    /* unit normal of the relative orbit (B - A) x (vB - vA) */
+    float tails_axis[3];    /* unit normal of the plane the disk stars far from both nuclei
+                             * (beyond twice each one's half-mass radius: the tidal tails
+                             * after a passage) lie closest to, on orbit_axis's side; orbit_axis
+                             * when fewer than GC_TRACK_TAIL_MIN such stars */
     float separation;       /* |centre B - centre A|; 0 with one galaxy */
     float extent;           /* radius about com holding 90% of the stars */
 };
+
+/* Stars a tail's plane is measured from, at least. */
+#define GC_TRACK_TAIL_MIN 32
 
 /* Measures the stars (disk, bulge and cluster bodies; halos are ignored) of b. Uses at most
  * max_samples bodies, evenly strided, so the cost stays small at any N (0 = all).

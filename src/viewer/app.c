@@ -22,8 +22,9 @@ void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
     }
     a->failure = st;
     a->input.paused = 1;
-    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s (paused; r resets)", what,
-             gc_status_str(st));
+    /* The window stays open, paused, for a look at where it failed; headless ends. */
+    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s%s", what, gc_status_str(st),
+             a->headless ? "" : " (paused; r resets)");
     gc_log_error("%s", a->failure_msg);
     gc_app_window_title(a, a->failure_msg);
 }
@@ -38,7 +39,7 @@ int gc_app_henon(const struct gc_app *a)
 /* Individual (block) time steps: no single dt to show or change. */
 int gc_app_block_steps(const struct gc_app *a)
 {
-    return gc_integrator_has(gc_sim_scheme(&a->sim), GC_INTEGRATOR_BLOCK_STEPS);
+    return gc_integrator_has(gc_sim_scheme(a->sim), GC_INTEGRATOR_BLOCK_STEPS);
 }
 
 enum gc_status gc_app_gl_init(struct gc_app *a)
@@ -49,6 +50,7 @@ enum gc_status gc_app_gl_init(struct gc_app *a)
     if (st != GC_OK)
         return st;
     gc_app_frames_init(a);
+    gc_app_scene_modes(a);
     a->picture.gl_ready = 1;
     st = gc_app_picture_choose_raster(a);
     /* The first picture shows the backend's view, as every later one does: the initial
@@ -77,7 +79,10 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->opt = opt;
     a->initial = initial;
     a->backend = backend;
-    a->picture.show_hud = !opt->present;
+    /* A first frame for an audience: the picture, the time line and names, no figures
+     * ('i' shows them). */
+    a->picture.show_hud = 0;
+    a->picture.guides = 1;
     a->picture.present_hud = opt->present;
     a->picture.glow = !opt->no_bloom;
     a->picture.fb_w = opt->width;
@@ -85,38 +90,61 @@ enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
     a->input.paused = opt->paused;
     a->frames.auto_steps = 1;
     gc_exposure_init(&a->picture.exposure, !isnan(opt->exposure), (float)opt->exposure);
+    a->picture.exposure.bias = GC_EXPOSURE_BIAS_EV;
     {
         const struct gc_restart *restart = opt->restart;
-        st = gc_sim_init_at(&a->sim, backend, comm, initial, &opt->params,
-                            restart ? &restart->sim : NULL);
+        st = gc_sim_create(backend, comm, initial, &opt->params,
+                            restart ? &restart->sim : NULL, &a->sim);
     }
     if (st != GC_OK)
         return st;
-    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, &a->sim,
+    st = gc_snapshots_init(&a->snapshots, opt->snapshot_every, opt->snapshot_dir, a->sim,
                            initial, opt);
     if (st != GC_OK)
         return st;
     st = gc_bodies_alloc(&a->scratch, initial->n);
     if (st != GC_OK)
         return st;
+    st = gc_app_playback_init(a);
+    if (st != GC_OK)
+        return st;
+    gc_app_scene_init(a);
     gc_app_view_init(a);
     gc_app_stats_init(a);
     return GC_OK;
+}
+
+enum gc_status gc_app_prerun(struct gc_app *a)
+{
+    /* The energy drift counts from the start of the simulation, not from --start-at. */
+    if (a->stats.energy_state == 0)
+        gc_app_energy_measure(a, gc_clock_seconds());
+    return gc_app_playback_start_at(a);
 }
 
 void gc_app_free(struct gc_app *a)
 {
     gc_bodies_free(&a->scratch);
     gc_snapshots_free(&a->snapshots);
-    gc_sim_free(&a->sim);
+    gc_timeline_free(&a->playback.timeline);
+    gc_sim_destroy(a->sim);
+    gc_app_scene_free(a);
 }
 
 void gc_app_reset(struct gc_app *a)
 {
-    enum gc_status st = gc_sim_reset(&a->sim, a->initial);
+    /* After a failure the simulation is started over whatever its time; otherwise the time
+     * line goes back to its start (the events found stay). */
+    enum gc_status st = a->failure != GC_OK ? gc_sim_reset(a->sim, a->initial) : GC_OK;
+    if (st == GC_OK)
+        st = gc_timeline_seek(&a->playback.timeline, a->sim, NULL, a->initial,
+                              a->playback.timeline.start);
     gc_app_view_reset(a);
     a->input.step_once = 0;
     a->frames.stepped = 0;
+    a->playback.backwards = 0;
+    a->playback.owed = 0.0;
+    a->playback.labels_from = gc_clock_seconds(); /* the names again */
     /* Meter afresh: the first frame after a reset looks exactly as the very first did. */
     a->picture.exposure.metered = 0;
     a->picture.exposure.adapting = 0;
@@ -131,6 +159,7 @@ void gc_app_reset(struct gc_app *a)
         /* A reset after a failure starts over from a clean state, paused. */
         a->failure = GC_OK;
         a->failure_msg[0] = '\0';
+        gc_app_window_scene_title(a);
     }
     if (a->stats.energy_state > 0)
         a->stats.drift = 0.0;
@@ -140,12 +169,13 @@ void gc_app_report_stop(struct gc_app *a)
 {
     struct gc_integrator_stats st;
     char when[64], last[4200];
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     gc_app_time_text(a, 1, when, sizeof when);
     gc_snapshots_last(&a->snapshots, last, sizeof last);
+    gc_stop_told();
     gc_log_warn("stopped by %s at t = %s after %llu %s%s and %llu frame%s; last complete "
                 "snapshot: %s%s", gc_stop_name(gc_stop_requested()), when,
-                (unsigned long long)st.steps, gc_sim_scheme(&a->sim)->step_noun,
+                (unsigned long long)st.steps, gc_sim_scheme(a->sim)->step_noun,
                 gc_log_plural(st.steps), (unsigned long long)a->frames.drawn,
                 gc_log_plural(a->frames.drawn), last,
                 a->picture.capture.rec ? "; the movie is finished up to here" : "");

@@ -3,6 +3,7 @@
 #include "capture.h"
 
 #include <GL/glew.h>
+#include <math.h>
 #include <string.h>
 
 #include "log.h"
@@ -14,6 +15,8 @@ enum gc_status gc_capture_start(struct gc_capture *c, const struct gc_record_par
     st = gc_record_open(p, &c->rec);
     if (st != GC_OK)
         return st;
+    c->t0 = -1.0;
+    c->fps = p->fps;
     glGenBuffers(GC_CAPTURE_RING, c->pbo);
     return GC_OK;
 }
@@ -33,7 +36,7 @@ static enum gc_status hand_over(struct gc_capture *c)
                      c->h[k]);
         return GC_ERR_GL;
     }
-    st = gc_record_frame(c->rec, px, c->w[k], c->h[k], 1);
+    st = gc_record_frame_at(c->rec, px, c->w[k], c->h[k], 1, c->pts[k]);
     glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     c->head = (c->head + 1) % GC_CAPTURE_RING;
@@ -41,7 +44,8 @@ static enum gc_status hand_over(struct gc_capture *c)
     return st;
 }
 
-enum gc_status gc_capture_frame(struct gc_capture *c, int w, int h)
+/* Queues the read of a frame shown at movie frame pts. */
+static enum gc_status capture(struct gc_capture *c, int w, int h, long long pts)
 {
     size_t bytes = (size_t)w * (size_t)h * 4;
     unsigned k;
@@ -76,12 +80,30 @@ enum gc_status gc_capture_frame(struct gc_capture *c, int w, int h)
     }
     c->w[k] = w;
     c->h[k] = h;
+    c->pts[k] = pts;
+    c->next_pts = pts + 1;
     c->count++;
     c->frames++;
     /* Hand over the read of RING-1 frames ago now: its frame is finished. */
     if (c->count == GC_CAPTURE_RING)
         return hand_over(c);
     return GC_OK;
+}
+
+enum gc_status gc_capture_frame(struct gc_capture *c, int w, int h)
+{
+    return capture(c, w, h, c->next_pts);
+}
+
+enum gc_status gc_capture_frame_timed(struct gc_capture *c, int w, int h, double now_s)
+{
+    long long pts;
+    if (!c->rec)
+        return GC_OK;
+    if (c->t0 < 0.0)
+        c->t0 = now_s;
+    pts = llround((now_s - c->t0) * (double)c->fps);
+    return pts < c->next_pts ? GC_OK : capture(c, w, h, pts);
 }
 
 enum gc_status gc_capture_stop(struct gc_capture *c, struct gc_record_stats *stats)

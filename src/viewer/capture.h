@@ -24,13 +24,21 @@ struct gc_capture {
     size_t cap;                     /* bytes each buffer holds */
     unsigned head, count;           /* oldest queued read, reads queued */
     unsigned long long frames;      /* frames queued since the start */
+    long long pts[GC_CAPTURE_RING]; /* when each queued read shows in the movie, frames */
+    long long next_pts;             /* the next frame's, when not stamped by a clock */
+    double t0;                      /* clock time of the first stamped frame, s; < 0 = none */
+    unsigned fps;                   /* the movie's frame rate */
 };
 
 /* Starts recording into a new movie (gc_record_open with these params). */
 enum gc_status gc_capture_start(struct gc_capture *c, const struct gc_record_params *p);
 /* Queues a read of the w x h pixels of the current read framebuffer and hands the read of
- * GC_CAPTURE_RING-1 frames ago to the recorder. */
+ * GC_CAPTURE_RING-1 frames ago to the recorder: frame k of the movie (--headless). */
 enum gc_status gc_capture_frame(struct gc_capture *c, int w, int h);
+/* The same, the frame shown at clock time now_s (s) of the recording (the window): the movie
+ * keeps the pace its viewer saw, whatever the frame rate. A frame that would show within the
+ * same movie frame as the one before is not read. */
+enum gc_status gc_capture_frame_timed(struct gc_capture *c, int w, int h, double now_s);
 /* Hands every queued read to the recorder (waits for the GPU), finishes the movie and frees
  * the buffers. stats may be NULL. Safe when not recording. */
 enum gc_status gc_capture_stop(struct gc_capture *c, struct gc_record_stats *stats);

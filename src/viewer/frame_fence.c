@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 /* GL and CUDA run in separate contexts that the GPU time-slices: a GL fence in a frame where
  * only CUDA worked still makes the GPU switch to GL's context to signal it, and each switch
- * in the middle of a force pass cost ~0.4 ms on the H100 (BENCHMARKS.md). */
+ * in the middle of a force pass lengthens that pass (docs/perf-log/viewer-frame-pipeline.md). */
 #include <GL/glew.h>
 
 #include "frame_fence.h"

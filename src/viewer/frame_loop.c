@@ -6,7 +6,7 @@
 
 /* --substeps auto: a display refreshes at ~60 Hz, so drawing faster than that wastes the GPU.
  * Give the physics ~12 ms of each ~16.7 ms frame (the rest is drawing and the CUDA-GL
- * hand-over, which costs ~1 ms a frame on an H100: docs/perf-log/viewer-frame-pipeline.md).
+ * hand-over, a fixed cost a frame: docs/perf-log/viewer-frame-pipeline.md).
  * A step that alone takes longer than the budget leaves one step per frame. Growth is capped
  * at 2x per timing so a hiccup (window move, energy measurement) cannot make the next frame
  * stall. */
@@ -16,9 +16,9 @@
  * for them; it waits (and so times them) only where the time is needed: on the first
  * frame, while --substeps auto is still settling and every TIME_EVERY frames after, and on
  * every frame whose steps take longer than SLOW_STEP_S. Slow steps are waited for on the host
- * so that GL never queues work behind seconds of CUDA work: with 60 frames of 0.5 s steps
- * at 1M bodies queued at once behind CUDA-GL hand-overs, headless never finished on an
- * H100; at that speed the wait costs nothing. */
+ * so that GL never queues work behind seconds of CUDA work: with 60 frames of 1M-body
+ * all-pairs steps queued at once behind CUDA-GL hand-overs, headless never finished; beside
+ * steps that slow the wait costs nothing. */
 #define TIME_EVERY 30u
 #define SLOW_STEP_S 0.05
 
@@ -33,7 +33,7 @@ void gc_app_frames_init(struct gc_app *a)
 /* Backend -> render buffer -> VBO (the set the next draw reads). */
 enum gc_status gc_app_export(struct gc_app *a)
 {
-    enum gc_status st = gc_sim_export(&a->sim, gc_render_target(&a->picture.render));
+    enum gc_status st = gc_sim_export(a->sim, gc_render_target(&a->picture.render));
     if (st == GC_OK)
         st = gc_render_upload(&a->picture.render);
     return st;
@@ -58,21 +58,23 @@ static void hand_over(struct gc_app *a)
         gc_app_fail(a, st, "position export");
 }
 
-/* Queues k steps; they run while the current frame is drawn. */
+/* Queues k steps, forwards or backwards along the time line; they run while the current
+ * frame is drawn. */
 static void launch_steps(struct gc_app *a, unsigned k, int adapt)
 {
     struct gc_app_frames *f = &a->frames;
     int timed = f->step_s <= 0.0 || k * f->step_s > SLOW_STEP_S ||
                 (adapt && (!f->auto_settled || f->since_timing >= TIME_EVERY));
     double t0 = gc_clock_seconds();
-    enum gc_status st = gc_snapshots_advance(&a->snapshots, &a->sim,
-                                             gc_sim_time(&a->sim) + k * gc_sim_frame_dt(&a->sim));
+    enum gc_status st = gc_timeline_advance(&a->playback.timeline, a->sim, &a->snapshots,
+                                            gc_app_playback_target(a, k));
     if (st == GC_OK && timed)
         st = gc_backend_sync(a->backend);
     if (st != GC_OK) {
         gc_app_fail(a, st, "simulation step");
         return;
     }
+    gc_app_playback_landed(a);
     f->stepped = 1;
     f->since_timing++;
     if (timed) {
@@ -81,11 +83,12 @@ static void launch_steps(struct gc_app *a, unsigned k, int adapt)
         f->since_timing = 0;
         f->timed++;
         if (adapt) {
-            /* Within 10% of the count in use: keep it, so timing jitter does not keep the
-             * host waiting every frame. */
-            unsigned next = auto_steps_for(f->step_s, k);
-            f->auto_settled = (next > k ? next - k : k - next) * 10 <= k;
-            f->auto_steps = f->auto_settled ? k : next;
+            /* The most steps a frame affords; within 10% of the count in use: keep it, so
+             * timing jitter does not keep the host waiting every frame. */
+            const unsigned cap = f->auto_steps;
+            unsigned next = auto_steps_for(f->step_s, cap);
+            f->auto_settled = (next > cap ? next - cap : cap - next) * 10 <= cap;
+            f->auto_steps = f->auto_settled ? cap : next;
         }
     }
 }
@@ -102,10 +105,15 @@ void gc_app_advance(struct gc_app *a, int may_step)
     if (!may_step || a->failure != GC_OK)
         return;
     if (!a->input.paused) {
-        adapt = a->opt->substeps == 0 && !a->headless;
-        k = a->opt->substeps ? a->opt->substeps : adapt ? a->frames.auto_steps : 1;
-    } else if (a->input.step_once) {
-        k = 1;
+        /* Headless: frame-exact (--substeps or one step a frame). The window: the speed's
+         * share of each frame, at most what the machine affords a frame; --substeps fixes
+         * the count until a speed key is pressed. */
+        adapt = !a->headless && (a->opt->substeps == 0 || a->playback.rate > 0.0);
+        k = adapt ? gc_app_playback_steps(a, a->frames.auto_steps, gc_clock_seconds())
+            : a->opt->substeps ? a->opt->substeps : 1;
+    } else {
+        a->playback.t_wall = 0.0;
+        k = a->input.step_once ? 1 : 0;
     }
     a->input.step_once = 0;
     if (k == 0)

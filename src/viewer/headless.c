@@ -14,8 +14,8 @@
 /* The frame loop: frame k shows the state after k frames of steps (frame 0 the initial
  * state), the steps of frame k+1 running while frame k is drawn. The pacer keeps at most two
  * frames queued: without it the host queued every frame's steps and draws at once (60
- * frames of 0.5 s steps at 1M bodies: 30 s of GPU work behind CUDA-GL hand-overs), which
- * never finished on an H100. */
+ * frames of 1M-body all-pairs steps: many seconds of GPU work behind CUDA-GL hand-overs),
+ * which never finished. */
 static enum gc_status headless_frames(struct gc_app *a, unsigned frames)
 {
     struct gc_app_picture *p = &a->picture;
@@ -61,11 +61,11 @@ static void report(struct gc_app *a, const struct gc_integrator_stats *before, u
                    double elapsed)
 {
     struct gc_integrator_stats stats;
-    const double flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
+    const double flops = gc_sim_scheme(a->sim)->flops_per_interaction;
     const struct gc_pacer *pacer = &a->frames.pacer;
     double ips;
     char when[64];
-    gc_sim_stats(&a->sim, &stats);
+    gc_sim_stats(a->sim, &stats);
     gc_app_time_text(a, 1, when, sizeof when);
     ips = elapsed > 0 ? (stats.interactions - before->interactions) / elapsed : 0.0;
     if (a->stats.energy_state > 0)
@@ -102,8 +102,11 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     memset(&egl, 0, sizeof egl);
     st = gc_app_init(a, opt, initial, backend, comm);
     a->headless = 1;
-    a->picture.show_hud = 0;
     a->frames.dt = 1.0 / (double)opt->fps;
+    /* --start-at: the run gets there before the first frame (and before EGL: a bad event
+     * name or a time that cannot be is told without a display). */
+    if (st == GC_OK)
+        st = gc_app_prerun(a);
     if (st == GC_OK)
         st = gc_egl_create(&egl, opt->width, opt->height);
     a->picture.target_fbo = egl.fbo;
@@ -118,10 +121,10 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
     }
     if (st == GC_OK) {
         struct gc_record_stats rs;
-        if (a->stats.energy_state == 0)
-            gc_app_energy_measure(a, gc_clock_seconds());
-        gc_sim_stats(&a->sim, &before);
+        gc_sim_stats(a->sim, &before);
         t0 = gc_clock_seconds();
+        /* The run begins: from here a stop is heard between frames (stop.h). */
+        gc_stop_startup(0);
         st = headless_frames(a, frames);
         /* Stopped on request: the frames drawn so far are reported and the movie finished
          * (it plays), as at the end of a run. */
@@ -140,8 +143,16 @@ enum gc_status gc_app_run_headless(const struct gc_options *opt, const struct gc
             st = gc_capture_stop(&a->picture.capture, &rs);
         if (st == GC_OK)
             report(a, &before, interrupted ? a->frames.drawn : frames, elapsed);
-        if (st == GC_OK && opt->screenshot && !interrupted)
+        /* Stopped on request, the picture is of the last frame drawn, and says so. */
+        if (st == GC_OK && opt->screenshot && interrupted && a->frames.drawn == 0)
+            gc_log_warn("--screenshot %s not written: stopped before the first frame was drawn",
+                        opt->screenshot);
+        else if (st == GC_OK && opt->screenshot) {
             st = gc_app_picture_save(a, opt->screenshot);
+            if (st == GC_OK && interrupted)
+                gc_log_info("the screenshot %s shows frame %u of %u, where the run stopped",
+                            opt->screenshot, a->frames.drawn, frames);
+        }
         if (st == GC_OK && interrupted)
             st = GC_ERR_INTERRUPTED;
     }

@@ -268,20 +268,18 @@ void gc_hud_begin(struct gc_hud *h, int w, int h_px, float scale)
     }
 }
 
-/* Appends one quad: screen rectangle (x0, y0)-(x1, y1), texture coordinates (u0, v0)-(u1, v1)
- * in texels of a texture tw x th. */
-static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float u0, float v0,
-                 float u1, float v1, const float c[4])
+/* Appends two triangles (six vertices: screen x, y, texels u, v) of colour c; out of memory,
+ * nothing is drawn. */
+static void put6(struct gc_hud *h, const float xs[6], const float ys[6], const float us[6],
+                 const float vs[6], const float c[4])
 {
-    const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
-    const float us[6] = {u0, u1, u1, u0, u1, u0}, vs[6] = {v0, v0, v1, v0, v1, v1};
     const float tw = h->type ? (float)h->type->atlas.w : ATLAS_W;
     const float th = h->type ? (float)h->type->atlas.h : ATLAS_H;
     if (h->count + 6 > h->cap) {
         size_t cap = h->cap ? 2 * h->cap : 6 * 512;
         float *v = realloc(h->verts, cap * FLOATS_PER_VERTEX * sizeof *v);
         if (!v)
-            return;  /* out of memory: the text is just not drawn */
+            return;
         h->verts = v;
         h->cap = cap;
     }
@@ -296,11 +294,44 @@ static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float
     h->count += 6;
 }
 
+/* The middle of the solid block, in texels: sampled there, filtering always hits full
+ * coverage. */
+static void solid(const struct gc_hud *h, float *u, float *v)
+{
+    *u = h->type ? (float)h->type->atlas.solid_x + 1.5f : SOLID * GC_HUD_CELL_W + 1.5f;
+    *v = h->type ? (float)h->type->atlas.solid_y + 1.5f : 3.5f;
+}
+
+/* Appends one quad: screen rectangle (x0, y0)-(x1, y1), texture coordinates (u0, v0)-(u1, v1)
+ * in texels of a texture tw x th. */
+static void quad(struct gc_hud *h, float x0, float y0, float x1, float y1, float u0, float v0,
+                 float u1, float v1, const float c[4])
+{
+    const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
+    const float us[6] = {u0, u1, u1, u0, u1, u0}, vs[6] = {v0, v0, v1, v0, v1, v1};
+    put6(h, xs, ys, us, vs, c);
+}
+
+void gc_hud_line(struct gc_hud *h, float x0, float y0, float x1, float y1, float width,
+                 const float rgba[4])
+{
+    const float len = sqrtf((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+    const float nx = len > 0.0f ? -(y1 - y0) / len * 0.5f * width : 0.0f;
+    const float ny = len > 0.0f ? (x1 - x0) / len * 0.5f * width : 0.0f;
+    const float xs[6] = {x0 + nx, x1 + nx, x1 - nx, x0 + nx, x1 - nx, x0 - nx};
+    const float ys[6] = {y0 + ny, y1 + ny, y1 - ny, y0 + ny, y1 - ny, y0 - ny};
+    float u, v;
+    solid(h, &u, &v);
+    {
+        const float us[6] = {u, u, u, u, u, u}, vs[6] = {v, v, v, v, v, v};
+        put6(h, xs, ys, us, vs, rgba);
+    }
+}
+
 void gc_hud_rect(struct gc_hud *h, float x, float y, float w, float hh, const float rgba[4])
 {
-    /* Sample the middle of a solid block so filtering always hits full coverage. */
-    float u = h->type ? (float)h->type->atlas.solid_x + 1.5f : SOLID * GC_HUD_CELL_W + 1.5f;
-    float v = h->type ? (float)h->type->atlas.solid_y + 1.5f : 3.5f;
+    float u, v;
+    solid(h, &u, &v);
     quad(h, x, y, x + w, y + hh, u, v, u + 1.0f, v + 1.0f, rgba);
 }
 

@@ -52,6 +52,9 @@ enum gc_status gc_hud_init(struct gc_hud *h, const char *shader_dir, const char 
 void gc_hud_begin(struct gc_hud *h, int w, int h_px, float scale);
 /* Queues a filled rectangle (pixels, origin top left), colour r, g, b, a in 0..1. */
 void gc_hud_rect(struct gc_hud *h, float x, float y, float w, float hh, const float rgba[4]);
+/* Queues a straight line from (x0, y0) to (x1, y1), `width` pixels wide. */
+void gc_hud_line(struct gc_hud *h, float x0, float y0, float x1, float y1, float width,
+                 const float rgba[4]);
 /* Queues one line of UTF-8 text with its top-left corner at (x, y); returns its width in
  * pixels. The pixel font draws lower case as upper case; characters a font lacks draw as '?'. */
 float gc_hud_text(struct gc_hud *h, float x, float y, const char *s, const float rgba[4]);

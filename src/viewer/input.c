@@ -11,8 +11,8 @@
 #include "tour.h"
 
 /* A following view re-measures where the galaxies are every this many frames, from this
- * many bodies at most: a download of all bodies costs ~5 ms at 1M on an H100, so every 15
- * frames is < 0.4 ms a frame; the director smooths between measurements. */
+ * many bodies at most: a download of all bodies at 1M would cost a large part of a frame,
+ * so it is sampled and spread over frames; the director smooths between measurements. */
 #define TRACK_EVERY 15u
 #define TRACK_SAMPLES 32768
 
@@ -35,8 +35,7 @@ void gc_app_view_init(struct gc_app *a)
     /* The home view frames the stars (dark matter, hidden by default, spreads ~10x wider)
      * in the window as it opens. */
     a->view.home_aspect = window_aspect(a);
-    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n,
-                  a->view.home_aspect);
+    gc_app_scene_home(a, a->view.home_aspect, &a->view.home);
     a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
                                                         a->initial->tag, a->initial->n);
     gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
@@ -55,7 +54,7 @@ void gc_app_view_refit(struct gc_app *a)
     at_home = a->view.director.view == GC_VIEW_FREE && !a->view.director.orbit &&
               memcmp(&a->view.camera, &a->view.home, sizeof a->view.camera) == 0;
     a->view.home_aspect = aspect;
-    gc_camera_fit(&a->view.home, a->initial->pos, a->initial->tag, a->initial->n, aspect);
+    gc_app_scene_home(a, aspect, &a->view.home);
     a->view.director.home = a->view.home;
     if (at_home)
         a->view.camera = a->view.home;
@@ -79,10 +78,16 @@ static void update_track(struct gc_app *a, int force)
     if (!force && v->track_ok && v->track_age < TRACK_EVERY)
         return;
     v->track_age = 0;
-    st = gc_sim_download(&a->sim, &a->scratch);
+    st = gc_sim_download(a->sim, &a->scratch);
     if (st == GC_OK)
         st = gc_track_measure(&a->scratch, TRACK_SAMPLES, &v->track);
     v->track_ok = st == GC_OK;
+}
+
+const struct gc_track *gc_app_view_track(struct gc_app *a)
+{
+    update_track(a, 0);
+    return a->view.track_ok ? &a->view.track : NULL;
 }
 
 /* This frame's camera (the director's move advanced by the frame's screen time) as matrices. */
@@ -93,7 +98,7 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16])
     if (gc_director_following(&v->director))
         update_track(a, 0);
     v->track_age++;
-    gc_director_update(&v->director, v->track_ok ? &v->track : NULL, gc_sim_time_myr(&a->sim),
+    gc_director_update(&v->director, v->track_ok ? &v->track : NULL, gc_sim_time_myr(a->sim),
                        a->frames.dt, &v->camera);
     gc_camera_view(&v->camera, view);
     gc_camera_projection(&v->camera, (float)w / (float)(h > 0 ? h : 1), proj);
@@ -117,8 +122,8 @@ void gc_app_view_set(struct gc_app *a, enum gc_view v)
         update_track(a, 1);  /* frame the galaxies where they are now */
     gc_director_set_view(&a->view.director, v, &a->view.camera);
     if (v == GC_VIEW_TOUR) {
-        const struct gc_tour_shot *s = gc_tour_shot(gc_tour_at(gc_sim_time_myr(&a->sim)));
-        gc_log_info("tour: %s (%.0f Myr)", s->name, gc_sim_time_myr(&a->sim));
+        const struct gc_tour_shot *s = gc_tour_shot(gc_tour_at(gc_sim_time_myr(a->sim)));
+        gc_log_info("tour: %s (%.0f Myr)", s->name, gc_sim_time_myr(a->sim));
     }
 }
 
@@ -152,18 +157,20 @@ static void exposure_key(struct gc_exposure *e, unsigned char key)
     }
 }
 
-/* Keys [ ]: halve or double dt, where the scheme has one shared step. */
+/* Keys [ ]: halve or double dt, where the scheme has one shared step (its sign says which
+ * way the run goes: the size is what changes). */
 static void dt_key(struct gc_app *a, unsigned char key)
 {
-    const float dt = gc_sim_params(&a->sim)->dt;
+    const float dt = gc_sim_params(a->sim)->dt;
     if (gc_app_block_steps(a)) {
         gc_log_info("%s chooses each body's step itself (--eta, --dt-max)",
-                    gc_sim_scheme(&a->sim)->name);
+                    gc_sim_scheme(a->sim)->name);
         return;
     }
-    if (gc_sim_set_dt(&a->sim, key == '[' ? 0.5f * dt : 2.0f * dt) == GC_OK)
-        gc_log_info("dt = %g (%.3g Myr)", gc_sim_params(&a->sim)->dt,
-                    gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT);
+    if (gc_timeline_set_dt(&a->playback.timeline, a->sim,
+                           fabsf(dt) * (key == '[' ? 0.5f : 2.0f)) == GC_OK)
+        gc_log_info("dt = %g (%.3g Myr)", fabsf(gc_sim_params(a->sim)->dt),
+                    fabsf(gc_sim_params(a->sim)->dt) * GC_MYR_PER_TIME_UNIT);
 }
 
 void gc_app_input_key(struct gc_app *a, unsigned char key)
@@ -172,6 +179,10 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
     struct gc_render *r = &p->render;
     if (!p->gl_ready)
         return;
+    if (gc_app_scene_key(a, key)) {
+        glutPostRedisplay();
+        return;
+    }
     switch (key) {
     case 'q': case 'Q': case 27: gc_app_window_quit(a); return;
     case ' ': if (a->failure == GC_OK) a->input.paused = !a->input.paused; break;
@@ -213,10 +224,43 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
             p->show_hud = 0;
         break;
     case '[': case ']': dt_key(a, key); break;
+    case 'j': case 'J': gc_app_direction(a, 1); break;
+    case 'l': case 'L': gc_app_direction(a, 0); break;
+    case 'a': case 'A': gc_app_speed(a, 0); break;
     case 'f': case 'F': gc_app_window_fullscreen(a); break;
     case 'h': case 'H': case '?': p->show_help = !p->show_help; break;
     case 'i': case 'I': p->show_hud = !p->show_hud; break;
+    case 'g': case 'G': p->guides = !p->guides; break;
     case 's': case 'S': p->screenshot_pending = 1; break;
+    default: return;
+    }
+    glutPostRedisplay();
+}
+
+/* Arrows, Page Up and Down, Home and End: speed and the time line; the arrows are the
+ * encounter panel's while it is open. */
+void gc_app_input_special(struct gc_app *a, int key)
+{
+    static const int panel_keys[][2] = {{GLUT_KEY_UP, GC_PANEL_KEY_UP},
+                                        {GLUT_KEY_DOWN, GC_PANEL_KEY_DOWN},
+                                        {GLUT_KEY_LEFT, GC_PANEL_KEY_LEFT},
+                                        {GLUT_KEY_RIGHT, GC_PANEL_KEY_RIGHT}};
+    if (!a->picture.gl_ready)
+        return;
+    for (size_t k = 0; k < sizeof panel_keys / sizeof panel_keys[0]; k++)
+        if (key == panel_keys[k][0] && gc_app_scene_key(a, panel_keys[k][1])) {
+            glutPostRedisplay();
+            return;
+        }
+    switch (key) {
+    case GLUT_KEY_UP: gc_app_speed(a, 1); break;
+    case GLUT_KEY_DOWN: gc_app_speed(a, -1); break;
+    case GLUT_KEY_LEFT: gc_app_scrub(a, 0); break;
+    case GLUT_KEY_RIGHT: gc_app_scrub(a, 1); break;
+    case GLUT_KEY_PAGE_UP: gc_app_jump_event(a, 0); break;
+    case GLUT_KEY_PAGE_DOWN: gc_app_jump_event(a, 1); break;
+    case GLUT_KEY_HOME: gc_app_jump_end(a, 0); break;
+    case GLUT_KEY_END: gc_app_jump_end(a, 1); break;
     default: return;
     }
     glutPostRedisplay();
@@ -225,6 +269,10 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
 void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
 {
     struct gc_app_input *in = &a->input;
+    if (state == GLUT_DOWN && gc_app_scene_mouse(a, button, x, y)) {
+        glutPostRedisplay();
+        return;
+    }
     /* freeglut reports the wheel as buttons 3 (away from the user) and 4 (towards). */
     if ((button == 3 || button == 4) && state == GLUT_DOWN) {
         gc_director_release(&a->view.director);
@@ -234,6 +282,15 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
     }
     if (button < 0 || button > 2)
         return;
+    if (button == GLUT_LEFT_BUTTON && state == GLUT_DOWN) {
+        /* A click on the time line goes there (no further than it is computed). */
+        const double t = gc_app_timeline_bar_time(a, (float)x, (float)y);
+        if (t >= 0.0) {
+            gc_app_seek(a, fmin(t, gc_timeline_horizon(&a->playback.timeline)));
+            glutPostRedisplay();
+            return;
+        }
+    }
     if (state == GLUT_DOWN)
         in->mouse_buttons |= 1 << button;
     else
@@ -241,6 +298,7 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y)
     in->mouse_x = x;
     in->mouse_y = y;
 }
+
 
 void gc_app_input_motion(struct gc_app *a, int x, int y)
 {

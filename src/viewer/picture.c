@@ -50,14 +50,14 @@ void gc_app_picture_free(struct gc_app *a)
     gc_render_destroy(&a->picture.render, a->backend);
 }
 
-/* --raster: the picture drawn by CUDA kernels where the backend can (the H100's few
+/* --raster: the picture drawn by CUDA kernels where the backend can (a compute GPU's few
  * graphics units took longer to draw 81,920 sprites and the glow than the force step), else
  * by the GL shaders. */
 enum gc_status gc_app_picture_choose_raster(struct gc_app *a)
 {
     const char *want = a->opt->raster ? a->opt->raster : "auto";
     int can = gc_backend_picture_can_draw(a->backend) && !a->opt->no_interop &&
-              gc_sim_ranks(&a->sim) == 1;
+              gc_sim_ranks(a->sim) == 1;
     if (strcmp(want, "gl") == 0 || (!can && strcmp(want, "auto") == 0)) {
         a->picture.by_backend = 0;
     } else if (!can) {
@@ -94,7 +94,7 @@ void gc_app_picture_to_gl(struct gc_app *a)
 /* The regularised close groups, as the report rows give them. */
 static void groups_info(const struct gc_sim *sim, struct gc_overlay_info *i)
 {
-    struct gc_hermite_groups_report g;
+    struct gc_groups_report g;
     i->groups = gc_sim_groups(sim, &g, NULL);
     i->groups_on = g.radius > 0.0;
     i->group_members = g.members;
@@ -110,7 +110,7 @@ static void stats_panel(struct gc_app *a)
     struct gc_overlay_info i;
     struct gc_integrator_stats st;
     char when[64], last[200];
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     memset(&i, 0, sizeof i);
     i.n = a->initial->n;
     i.backend = gc_backend_name(a->backend);
@@ -118,12 +118,12 @@ static void stats_panel(struct gc_app *a)
     i.fps = a->stats.fps;
     i.sps = a->stats.sps;
     i.ips = a->stats.ips;
-    i.flops = gc_sim_scheme(&a->sim)->flops_per_interaction;
-    if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE) {
+    i.flops = gc_sim_scheme(a->sim)->flops_per_interaction;
+    if (gc_sim_force_method(a->sim) == GC_FORCE_TREE) {
         struct gc_tree_stats ts;
         i.tree = 1;
-        i.theta = gc_sim_params(&a->sim)->theta;
-        if (gc_sim_tree_stats(&a->sim, &ts) == GC_OK && ts.valid) {
+        i.theta = gc_sim_params(a->sim)->theta;
+        if (gc_sim_tree_stats(a->sim, &ts) == GC_OK && ts.valid) {
             i.tree_build_ms = ts.sort_ms + ts.build_ms + ts.moments_ms;
             i.tree_walk_ms = ts.walk_ms;
             i.tree_interactions =
@@ -133,19 +133,19 @@ static void stats_panel(struct gc_app *a)
     }
     gc_app_time_text(a, 0, when, sizeof when);
     i.time = when;
-    i.integrator = gc_sim_scheme(&a->sim)->name;
+    i.integrator = gc_sim_scheme(a->sim)->name;
     i.block_steps = gc_app_block_steps(a);
-    i.dt = gc_sim_params(&a->sim)->dt;
-    i.dt_myr = gc_sim_params(&a->sim)->dt * GC_MYR_PER_TIME_UNIT;
+    i.dt = fabs(gc_sim_params(a->sim)->dt); /* its sign is the way the run goes */
+    i.dt_myr = i.dt * GC_MYR_PER_TIME_UNIT;
     i.active = (unsigned long long)st.last_active;
     i.steps = (unsigned long long)st.steps;
-    groups_info(&a->sim, &i);
+    groups_info(a->sim, &i);
     i.energy_state = a->stats.energy_state;
     i.drift = a->stats.drift;
     i.draw_mode = gc_render_draw_mode_name(p->render.draw_mode);
     i.color_mode = gc_render_color_mode_name(p->render.color_mode);
     i.halo_view = gc_render_halo_view_name(p->render.halo_view);
-    i.view = d->view == GC_VIEW_TOUR ? gc_tour_shot(gc_tour_at(gc_sim_time_myr(&a->sim)))->name
+    i.view = d->view == GC_VIEW_TOUR ? gc_tour_shot(gc_tour_at(gc_sim_time_myr(a->sim)))->name
                                      : gc_director_view_name(d->view);
     i.size_factor = p->render.size_factor;
     i.ev = p->exposure.ev;
@@ -162,11 +162,14 @@ static void stats_panel(struct gc_app *a)
     gc_overlay_stats(&a->picture.hud, p->fb_w, p->fb_h, &i);
 }
 
-static void draw_overlays(struct gc_app *a)
+static void draw_overlays(struct gc_app *a, const float view[16], const float proj[16])
 {
     struct gc_app_picture *p = &a->picture;
+    /* The window's guides (time line, names, scale, legend), unless the presentation's
+     * text alone is asked for ('p') or 'g' hid them; headless frames draw none. */
+    const int guides = !a->headless && !p->present_hud && p->guides;
     char when[64];
-    if (!p->present_hud && !p->show_hud && !p->show_help)
+    if (!p->present_hud && !p->show_hud && !p->show_help && !guides && !a->scene.panel.open)
         return;
     gc_app_picture_to_gl(a);
     /* Set here: a picture written in place by the backend left no GL pass to set them. */
@@ -174,10 +177,15 @@ static void draw_overlays(struct gc_app *a)
     glViewport(0, 0, p->fb_w, p->fb_h);
     if (p->present_hud) {
         gc_app_time_text(a, 2, when, sizeof when);
-        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->opt->title, when);
+        gc_overlay_present(&p->hud, p->fb_w, p->fb_h, a->scene.title, when);
+    }
+    if (guides) {
+        gc_app_annotations_draw(a, view, proj);
+        gc_app_timeline_bar_draw(a);
     }
     if (p->show_hud)
         stats_panel(a);
+    gc_app_scene_draw(a);
     if (p->show_help)
         gc_overlay_help(&p->hud, p->fb_w, p->fb_h);
 }
@@ -299,7 +307,7 @@ void gc_app_picture_draw(struct gc_app *a)
         glClear(GL_COLOR_BUFFER_BIT);
         return;
     }
-    draw_overlays(a);
+    draw_overlays(a, view, proj);
 }
 
 /* Reads the frame just drawn and writes it as PNG. */
@@ -356,7 +364,8 @@ void gc_app_picture_outputs(struct gc_app *a)
     if (p->capture.rec) {
         enum gc_status st;
         glReadBuffer(GL_BACK);
-        st = gc_capture_frame(&p->capture, p->fb_w, p->fb_h);
+        /* Stamped by the wall clock: the movie plays at the pace the speaker saw. */
+        st = gc_capture_frame_timed(&p->capture, p->fb_w, p->fb_h, gc_clock_seconds());
         if (st != GC_OK) {
             gc_log_error("recording stopped: %s", gc_status_str(st));
             gc_capture_stop(&p->capture, NULL);

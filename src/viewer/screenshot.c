@@ -1,4 +1,4 @@
-/* PNG screenshots through libpng, written to a temporary name and renamed into place. */
+/* PNG screenshots through libpng, written where outfile.h says (a .part renamed into place, or a device). */
 /* SPDX-License-Identifier: MIT */
 #include "screenshot.h"
 
@@ -10,12 +10,28 @@
 #include <time.h>
 
 #include "log.h"
+#include "outfile.h"
 
 /* libpng reports errors by longjmp; keep everything the handler must free outside the
  * setjmp frame's locals (volatile) so it is still valid after the jump. */
+/* libpng's own handler prints its message too; the caller reports the failure once, with
+ * the system's reason. */
+static void png_failed(png_structp png, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(png, 1);
+}
+
+static void png_quiet(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
 static enum gc_status write_rows(FILE *f, int w, int h, const uint8_t *rgba, int bottom_up)
 {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_structp png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_failed, png_quiet);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     uint8_t *volatile row = NULL;
     if (!png || !info) {
@@ -54,30 +70,22 @@ static enum gc_status write_rows(FILE *f, int w, int h, const uint8_t *rgba, int
 enum gc_status gc_screenshot_write_png(const char *path, int w, int h, const uint8_t *rgba,
                                        int bottom_up)
 {
-    char tmp[4096];
+    struct gc_outfile out;
     FILE *f;
     enum gc_status st;
     if (w <= 0 || h <= 0 || !rgba)
         return GC_ERR_INVALID;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        gc_log_error("screenshot path too long: %s", path);
-        return GC_ERR_INVALID;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        gc_log_error("cannot write screenshot %s: %s", path, strerror(errno));
-        return GC_ERR_IO;
-    }
+    /* Whole or not at all under its name; a device or pipe written as it is (outfile.h). */
+    st = gc_outfile_begin(&out, path);
+    f = st == GC_OK ? gc_outfile_open_file(&out, &st) : NULL;
+    if (!f)
+        return st;
+    errno = 0;
     st = write_rows(f, w, h, rgba, bottom_up);
-    if (fclose(f) != 0 && st == GC_OK)
-        st = GC_ERR_IO;
-    if (st == GC_OK && rename(tmp, path) != 0)
-        st = GC_ERR_IO;
-    if (st != GC_OK) {
-        remove(tmp);
-        gc_log_error("writing screenshot %s failed: %s", path, gc_status_str(st));
-    }
-    return st;
+    if (st != GC_OK)
+        gc_log_error("%s: writing the screenshot failed: %s", path,
+                     st == GC_ERR_IO ? strerror(errno ? errno : EIO) : gc_status_str(st));
+    return gc_outfile_end_file(&out, f, st == GC_OK) != GC_OK && st == GC_OK ? GC_ERR_IO : st;
 }
 
 enum gc_status gc_screenshot_name(char *out, size_t size, const char *dir, unsigned seq,

@@ -30,8 +30,13 @@ void gc_app_energy_measure(struct gc_app *a, double now)
     enum gc_status st;
     if (s->energy_state < 0 || a->failure != GC_OK)
         return;
-    st = gc_diagnostics_measure(&a->sim, &a->scratch, &d);
+    st = gc_sim_measure(a->sim, &a->scratch, &d);
     s->energy_cost = gc_clock_seconds() - t0;
+    if (st == GC_ERR_INTERRUPTED) {
+        /* A stop during start-up cut the first measurement short: the run ends. */
+        a->failure = st;
+        return;
+    }
     if (st != GC_OK) {
         s->energy_state = -1;
         gc_log_warn("energy measurement failed (%s); the HUD will not show drift",
@@ -56,21 +61,51 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
 }
 
 /* The simulated time for the HUD (style 0: "123.4 Myr"), the title and log (1: "123.4 Myr")
- * or --present (2: "123 million years"); Henon units say so (the HUD's shorter). */
+ * or --present (2: "123 million years into the simulation": time since the start, which
+ * a listener must not take for time from today); Henon units say so (the HUD's shorter). */
 void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
 {
-    double t = gc_sim_time(&a->sim);
+    double t = gc_sim_time(a->sim);
     if (gc_app_henon(a))
         snprintf(buf, size, style == 2 ? "t = %.2f Henon units" : style == 1 ? "%.4g Henon units"
                                                                          : "%.4g Henon", t);
     else
-        snprintf(buf, size, style == 2 ? "%.0f million years" : "%.1f Myr",
+        snprintf(buf, size, style == 2 ? "%.0f million years into the simulation" : "%.1f Myr",
                  t * GC_MYR_PER_TIME_UNIT);
 }
 
-/* Rates over the last second; in the window, also its title. GFLOP/s counts each
- * interaction at the scheme's own flops_per_interaction (the integrator tables name each
- * convention's source). */
+/* With the statistics shown ('i'), the window's title carries the rates too (scripts read
+ * them there); otherwise it names the scene. */
+static void title(struct gc_app *a)
+{
+    const struct gc_app_stats *s = &a->stats;
+    char text[640], scene[200], drift[32], when[64], force[48];
+    if (a->headless || a->failure != GC_OK)
+        return; /* after a failure the title keeps its message */
+    if (!a->picture.show_hud) {
+        gc_app_window_scene_title(a);
+        return;
+    }
+    if (s->energy_state > 0)
+        snprintf(drift, sizeof drift, "%.2e", s->drift);
+    else
+        snprintf(drift, sizeof drift, "n/a");
+    gc_app_time_text(a, 1, when, sizeof when);
+    if (gc_sim_force_method(a->sim) == GC_FORCE_TREE)
+        snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(a->sim)->theta);
+    else
+        snprintf(force, sizeof force, "%.1f GFLOP/s",
+                 gc_sim_scheme(a->sim)->flops_per_interaction * s->ips * 1e-9);
+    gc_app_scene_name(a, scene, sizeof scene);
+    snprintf(text, sizeof text,
+             "galaxy: %s | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | dE/|E0| %s%s%s",
+             scene, gc_backend_name(a->backend), s->fps, s->sps,
+             gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
+             a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
+    gc_app_window_title(a, text);
+}
+
+/* Rates over the last second: frames, steps, interactions and simulated time. */
 void gc_app_stats_update(struct gc_app *a, double now)
 {
     struct gc_app_stats *s = &a->stats;
@@ -78,34 +113,19 @@ void gc_app_stats_update(struct gc_app *a, double now)
     double dt = now - s->t_window;
     if (dt < 1.0)
         return;
-    gc_sim_stats(&a->sim, &st);
+    gc_sim_stats(a->sim, &st);
     s->fps = s->frames / dt;
-    s->sps = (double)(st.steps - s->steps_at_window) / dt;
-    s->ips = (st.interactions - s->interactions_at_window) / dt;
+    /* Steps computed, a jump back's replay included (a scheme made anew by going back to
+     * the start counts from 0 again: that second's rate is not known). */
+    s->sps = st.computed >= s->steps_at_window ? (double)(st.computed - s->steps_at_window) / dt
+                                               : 0.0;
+    s->ips = st.interactions >= s->interactions_at_window
+                 ? (st.interactions - s->interactions_at_window) / dt
+                 : 0.0;
     s->frames = 0;
-    s->steps_at_window = st.steps;
+    s->steps_at_window = st.computed;
     s->interactions_at_window = st.interactions;
     s->t_window = now;
-    if (!a->headless) {
-        char title[320], drift[32], when[64];
-        if (a->failure != GC_OK)
-            return;  /* the title keeps the failure message */
-        if (s->energy_state > 0)
-            snprintf(drift, sizeof drift, "%.2e", s->drift);
-        else
-            snprintf(drift, sizeof drift, "n/a");
-        gc_app_time_text(a, 1, when, sizeof when);
-        char force[48];
-        if (gc_sim_force_method(&a->sim) == GC_FORCE_TREE)
-            snprintf(force, sizeof force, "tree theta %.2f", gc_sim_params(&a->sim)->theta);
-        else
-            snprintf(force, sizeof force, "%.1f GFLOP/s",
-                     gc_sim_scheme(&a->sim)->flops_per_interaction * s->ips * 1e-9);
-        snprintf(title, sizeof title,
-                 "galaxy | N %zu | %s | %.1f fps | %.1f %ssteps/s | %.3g int/s | %s | %s | "
-                 "dE/|E0| %s%s%s", a->initial->n, gc_backend_name(a->backend), s->fps, s->sps,
-                 gc_app_block_steps(a) ? "block " : "", s->ips, force, when, drift,
-                 a->input.paused ? " | paused" : "", a->picture.capture.rec ? " | recording" : "");
-        gc_app_window_title(a, title);
-    }
+    gc_app_playback_measure(a, now);
+    title(a);
 }

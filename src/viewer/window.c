@@ -24,6 +24,14 @@ void gc_app_window_title(struct gc_app *a, const char *text)
         glutSetWindowTitle(text);
 }
 
+void gc_app_window_scene_title(struct gc_app *a)
+{
+    char scene[200], title[240];
+    gc_app_scene_name(a, scene, sizeof scene);
+    snprintf(title, sizeof title, "galaxy: %s", scene);
+    gc_app_window_title(a, title);
+}
+
 void gc_app_window_quit(struct gc_app *a)
 {
     gc_app_gl_teardown(a);  /* the window's context is current in this callback */
@@ -76,6 +84,7 @@ static void on_idle(void *ud)
         gc_app_window_quit(a);
         return;
     }
+    gc_app_scene_idle(a);
     /* The first frame shows the initial state, so --screenshot-after 1 and 'r' agree. */
     if (a->frames.drawn > 0) {
         int busy = !a->input.paused || a->input.step_once;
@@ -106,6 +115,13 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
     (void)x;
     (void)y;
     gc_app_input_key(ud, key);
+}
+
+static void on_special(int key, int x, int y, void *ud)
+{
+    (void)x;
+    (void)y;
+    gc_app_input_special(ud, key);
 }
 
 static void on_mouse(int button, int state, int x, int y, void *ud)
@@ -198,6 +214,12 @@ static void on_keyboard0(unsigned char key, int x, int y)
     if (a)
         on_keyboard(key, x, y, a);
 }
+static void on_special0(int key, int x, int y)
+{
+    struct gc_app *a = window_app();
+    if (a)
+        on_special(key, x, y, a);
+}
 static void on_mouse0(int button, int state, int x, int y)
 {
     struct gc_app *a = window_app();
@@ -226,6 +248,7 @@ static void set_callbacks(struct gc_app *a)
     glutIdleFuncUcall(on_idle, a);
     glutReshapeFuncUcall(on_reshape, a);
     glutKeyboardFuncUcall(on_keyboard, a);
+    glutSpecialFuncUcall(on_special, a);
     glutMouseFuncUcall(on_mouse, a);
     glutMotionFuncUcall(on_motion, a);
     glutCloseFuncUcall(on_close, a);
@@ -235,6 +258,7 @@ static void set_callbacks(struct gc_app *a)
     glutIdleFunc(on_idle0);
     glutReshapeFunc(on_reshape0);
     glutKeyboardFunc(on_keyboard0);
+    glutSpecialFunc(on_special0);
     glutMouseFunc(on_mouse0);
     glutMotionFunc(on_motion0);
     glutCloseFunc(on_close0);
@@ -253,16 +277,21 @@ enum gc_status gc_app_run(int *argc, char **argv, const struct gc_options *opt,
     /* Without FFmpeg this says how to get it, before a window opens. */
     if (st == GC_OK && opt->record && !gc_record_available())
         st = gc_app_picture_record(a, opt->record);
+    /* --start-at: the run gets there before the window opens. */
+    if (st == GC_OK)
+        st = gc_app_prerun(a);
     if (st == GC_OK)
         st = open_window(a, argc, argv);
     if (st == GC_OK)
+        gc_app_window_scene_title(a);
+    if (st == GC_OK)
         st = gc_app_gl_init(a);
     if (st == GC_OK) {
-        gc_app_energy_measure(a, gc_clock_seconds());
         a->picture.record_pending = opt->record != NULL;
         if (opt->tour)
             gc_app_view_set(a, GC_VIEW_TOUR);
         set_callbacks(a);
+        gc_stop_startup(0); /* from here a stop is heard between frames (stop.h) */
         glutMainLoop();
         /* Returns after 'q' (teardown done there) or the window closing (on_close). */
         st = a->failure;

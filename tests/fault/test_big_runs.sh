@@ -63,5 +63,24 @@ else
     fi
 fi
 
+# 4. A benchmark of 64 Mi bodies says what it does from the start (it printed nothing while
+# its model was built), and a SIGTERM then ends it within 2 s (it was ignored for 40 s).
+"$bin" --benchmark --backend cpu -n 67108864 >"$tmp/bench.out" 2>"$tmp/bench.err" &
+pid=$!
+if wait_for "$tmp/bench.err" "building the mw-m31 model of 67108864 bodies" 10; then ok
+else bad "a 64 Mi-body benchmark said nothing in its first 10 s" "$tmp/bench.err"
+fi
+sleep 1
+kill -TERM "$pid" 2>/dev/null
+for ((k = 0; k < 20; k++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+    bad "the benchmark did not end within 2 s of SIGTERM" "$tmp/bench.err"
+    kill -KILL "$pid" 2>/dev/null
+fi
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] && grep -q "stopped by SIGTERM" "$tmp/bench.err" && ok ||
+    bad "the benchmark: exit $rc after SIGTERM (want 143 and where it stopped)" "$tmp/bench.err"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

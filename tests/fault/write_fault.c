@@ -233,6 +233,17 @@ FILE *fopen64(const char *path, const char *mode)
     return wrap(path, mode, real_fopen64);
 }
 
+/* A stream over a descriptor opened on the small disk (outfile.h opens, then fdopen):
+ * glibc's own stream writes do not come through write() above. */
+FILE *fdopen(int fd, const char *mode)
+{
+    cookie_io_functions_t io = {NULL, cookie_write, NULL, cookie_close};
+    REAL(fdopen);
+    if (fd < 0 || fd >= MAX_FD || !tracked[fd])
+        return real_fdopen(fd, mode);
+    return fopencookie((void *)(intptr_t)fd, mode, io);
+}
+
 /* The small disk's free space is what is left of its budget. */
 static void report_free(const char *path, struct statvfs *fs)
 {

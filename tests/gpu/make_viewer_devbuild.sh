@@ -22,9 +22,10 @@
 # FFmpeg: Debian's libavcodec pulls ~150 libraries (170 MB, 52 MB compressed), more than a
 # device call can carry next to Xvfb; a minimal FFmpeg (libx264 encoder, mp4/mov/matroska
 # muxers, swscale) is built from Debian's source package instead, with the same headers
-# (without nasm: its own assembly off; x264 keeps its own, and the RGBA to YUV conversion in
-# C takes a few ms a frame). The device has no ffmpeg program either: a second, static build of
-# the same source gives one that decodes H.264 to pictures and nothing more (2-3 MB).
+# (without nasm: its own assembly off; x264 keeps its own, and the RGBA to YUV conversion runs
+# in C, slower but only for movies). The device has no ffmpeg program either: a second,
+# static build of the same source gives one that decodes H.264 to pictures and nothing more
+# (2-3 MB).
 # Mesa: libLLVM's libz3 and libicuuc's ICU data (54 MB) are never used by a software GL
 # driver; they are replaced by stub libraries that only define the symbols asked for.
 #
@@ -136,7 +137,10 @@ if [ -n "$BEFORE_REF" ]; then
     log "build the viewer of $BEFORE_REF"
     rm -rf "$WORK/src-before" && mkdir -p "$WORK/src-before"
     git -C "$ROOT" archive "$BEFORE_REF" | tar -x -C "$WORK/src-before"
-    build "$WORK/src-before" "$WORK/build-before" galaxy
+    # built as this tree's is (no movies: else Debian's FFmpeg and its ~150 libraries travel)
+    before_ff=()
+    [ "$FFMPEG" = min ] || before_ff=(-DGC_ENABLE_FFMPEG=OFF)
+    build "$WORK/src-before" "$WORK/build-before" galaxy "${before_ff[@]}"
 fi
 
 # ---- what travels ----

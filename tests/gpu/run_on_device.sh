@@ -8,7 +8,7 @@
 # build-device/ here with -gencode=arch=compute_90,code=sm_90. Exits non-zero when any check fails.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/device.log") 2>&1
 PRE=$ROOT/.devbuild

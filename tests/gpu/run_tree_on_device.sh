@@ -12,11 +12,15 @@
 # pairs at 81,920 and 2^20 against BENCHMARKS.md), hermite (bench/hermite_device.sh's
 # HSTAGES with this bundle's binaries, into $OUT/hermite/), energy (tools/tree_vs_allpairs at
 # 262,144 to 1 Gyr; the tree alone at 2^20 to 1 Gyr), groups (hermite4 with regularised
-# groups, Plummer with primordial binaries against the plain sphere, N in GN). Writes $OUT/tree-device.log,
+# groups, Plummer with primordial binaries against the plain sphere, N in GN), dists (the tree
+# on every benchmark distribution at 2^20, 2^22 and 2^24 bodies, and the error and time
+# against theta on the pair and the wide Plummer sphere at 2^20: BENCHMARKS.md's tables of
+# the tree on other distributions), curve (the pair at 2^20 to 1.5 Gyr: the step time in
+# windows of 50 Myr against the first). Writes $OUT/tree-device.log,
 # $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-$ROOT/out}
+OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/tree-device.log") 2>&1
 PARTS=${PARTS:-tests bench energy}
@@ -97,7 +101,7 @@ step "--compare with the tree (Dubinski table): each backend against float64, GP
 timeout -s KILL 240 "$B/galaxy-bench" --compare --force tree --data "$DUB" --steps 5 \
     --threads 16 | tee -a "$OUT/results.txt"
 check compare-tree "${PIPESTATUS[0]}"
-step "all pairs after the design step (BENCHMARKS.md: 81,920 kernel 3.323 ms; 2^20 2.1e12/s)"
+step "all pairs after the design step (against BENCHMARKS.md's all-pairs table)"
 for a in "--data $DUB" "-n 1048576"; do
     # shellcheck disable=SC2086
     timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --benchmark $a --repeats 5 \
@@ -116,6 +120,26 @@ timeout -s KILL 240 "$B/galaxy-bench" --backend cuda --force tree -n 1048576 --s
     --report-every 556 | tee -a "$OUT/results.txt"
 check tree-1m-1gyr "${PIPESTATUS[0]}"
 tar -C "$T" -cf "$OUT/maps.tar" maps
+fi
+
+if want dists; then
+step "the tree on each distribution at 2^20, 2^22 and 2^24 (the merger and the collapse run at 2^20 first)"
+timeout -s KILL 300 "$B/galaxy-bench" --backend cuda --benchmark --force tree --distributions all \
+    --sweep --repeats 5 2>"$T/dists.err" | tee -a "$OUT/results.txt"
+check tree-distributions "${PIPESTATUS[0]}"
+grep -E "run to|error" "$T/dists.err" | tee -a "$OUT/results.txt"
+step "error and time against theta: the pair and the wide Plummer sphere at 2^20"
+timeout -s KILL 120 "$B/galaxy-bench" --backend cuda --benchmark --force tree \
+    --distributions mw-m31,plummer-wide --theta-sweep -n 1048576 --repeats 5 \
+    2>"$T/dists_theta.err" | tee -a "$OUT/results.txt"
+check tree-distributions-theta "${PIPESTATUS[0]}"
+fi
+
+if want curve; then
+step "the pair at 2^20 to 1.5 Gyr: ms a step in windows of 50 Myr against the first (tree rebuilt every step)"
+timeout -s KILL 150 "$B/galaxy-bench" --backend cuda --benchmark --force tree -n 1048576 \
+    --t-end 83.4 --report-every 2.78 2>"$T/curve.err" | tee -a "$OUT/results.txt"
+check tree-curve "${PIPESTATUS[0]}"
 fi
 
 if want memcheck; then
@@ -171,7 +195,7 @@ for k, (v, u) in sorted(big.items()):
     print("  %-70s %s %s" % (k, v, u))
 PY
 done
-# The block step's kernels one at a time, at small m: where a 70 us block step goes.
+# The block step's kernels one at a time, at small m: where a small block step's time goes.
 timeout -s KILL 200 "$NCU" --clock-control none --metrics gpu__time_duration.sum --csv \
     --launch-skip 400 --launch-count 800 \
     "$B/hermite_blocks" 65536 4 0.03125 cuda mixed >"$T/ncu-blocks.csv" 2>"$T/ncu-blocks.err"

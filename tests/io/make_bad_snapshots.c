@@ -28,20 +28,27 @@ static void fail(const char *what)
     failures++;
 }
 
-/* Nine bodies: every type, both galaxies. */
+/* Nine bodies: every type, both galaxies; 0 when out of memory. */
+static int nine(struct gc_bodies *b)
+{
+    if (gc_bodies_alloc(b, 9) != GC_OK)
+        return 0;
+    for (size_t i = 0; i < 9; i++) {
+        for (int k = 0; k < 3; k++) {
+            b->pos[4 * i + k] = (float)(i + 0.25 * k);
+            b->vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
+        }
+        b->pos[4 * i + 3] = 0.01f * (float)(i + 1);
+        b->tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
+    }
+    return 1;
+}
+
 static void good(const char *name)
 {
     struct gc_bodies b;
-    if (gc_bodies_alloc(&b, 9) != GC_OK)
+    if (!nine(&b))
         return fail("alloc");
-    for (size_t i = 0; i < 9; i++) {
-        for (int k = 0; k < 3; k++) {
-            b.pos[4 * i + k] = (float)(i + 0.25 * k);
-            b.vel[4 * i + k] = (float)(0.1 * k - 0.05 * i);
-        }
-        b.pos[4 * i + 3] = 0.01f * (float)(i + 1);
-        b.tag[i] = GC_TAG((unsigned)(i & 1), (unsigned)(i % 3));
-    }
     if (gc_snapshot_hdf5_write(at(name), &b, 0.5) != GC_OK)
         fail(name);
     gc_bodies_free(&b);
@@ -175,6 +182,76 @@ static void rechunk(const char *name, const char *pipe, const void *stored, size
     H5Dclose(d);
     H5Sclose(sp);
     H5Pclose(dcpl);
+    done(f);
+}
+
+/* PartType1/Coordinates (3 x 3 float32) of a good file made again with creation
+ * properties dcpl; its values written back when `write` (all rows, or only the first
+ * `rows` of them when rows > 0); extendable rows (as h5py's maxshape=(None, 3)) when
+ * `grows`. */
+static void remake(const char *name, hid_t dcpl, int write, hsize_t rows, int grows)
+{
+    hsize_t dims[2] = {3, 3}, max[2] = {H5S_UNLIMITED, 3}, start[2] = {0, 0};
+    hsize_t count[2] = {rows ? rows : 1, 3};
+    float v[9];
+    hid_t f = open_rw(name), d = H5Dopen2(f, "PartType1/Coordinates", H5P_DEFAULT);
+    hid_t sp = H5Screate_simple(2, dims, grows ? max : NULL);
+    hid_t ms = H5Screate_simple(2, count, NULL);
+    herr_t e = d >= 0 ? H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) : -1;
+    H5Dclose(d);
+    H5Ldelete(f, "PartType1/Coordinates", H5P_DEFAULT);
+    d = H5Dcreate2(f, "PartType1/Coordinates", H5T_IEEE_F32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d >= 0 && write && rows > 0) {
+        hid_t fs = H5Dget_space(d);
+        e |= H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        e |= H5Dwrite(d, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, v);
+        H5Sclose(fs);
+    } else if (d >= 0 && write) {
+        e |= H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    }
+    if (e < 0 || d < 0)
+        fail(name);
+    H5Dclose(d);
+    H5Sclose(ms);
+    H5Sclose(sp);
+    H5Pclose(dcpl);
+    done(f);
+}
+
+/* The per-type /Header arrays of a good file with SWIFT's 7 entries (PartType6:
+ * neutrinos), six of them as written and neutrinos counted `nu`. */
+static void swift7(const char *name, unsigned nu)
+{
+    hsize_t seven = 7;
+    unsigned n[7];
+    double mt[7] = {0};
+    hid_t f = open_rw(name), g = H5Gopen2(f, "Header", H5P_DEFAULT);
+    hid_t sp = H5Screate_simple(1, &seven, NULL);
+    hid_t a = H5Aopen(g, "NumPart_ThisFile", H5P_DEFAULT);
+    herr_t e = a >= 0 ? H5Aread(a, H5T_NATIVE_UINT, n) : -1;
+    H5Aclose(a);
+    n[6] = nu;
+    for (int k = 0; k < 4; k++) {
+        static const char *const arr[4] = {"NumPart_ThisFile", "NumPart_Total",
+                                           "NumPart_Total_HighWord", "MassTable"};
+        unsigned zero[7] = {0};
+        H5Adelete(g, arr[k]);
+        a = H5Acreate2(g, arr[k], k == 3 ? H5T_IEEE_F64LE : H5T_STD_U32LE, sp, H5P_DEFAULT,
+                       H5P_DEFAULT);
+        e |= a < 0 ? -1
+                   : H5Awrite(a, k == 3 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT,
+                              k == 3 ? (const void *)mt : k == 2 ? (const void *)zero : n);
+        H5Aclose(a);
+    }
+    if (nu > 0) {
+        /* the bodies the header counts, so only the type itself is refused */
+        hid_t pg = H5Gcreate2(f, "PartType6", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        H5Gclose(pg);
+    }
+    if (e < 0)
+        fail(name);
+    H5Sclose(sp);
+    H5Gclose(g);
     done(f);
 }
 
@@ -405,6 +482,108 @@ int main(int argc, char **argv)
         rechunk("chunk_short_deflate.hdf5", "D", z, zlen, 0);
         /* and bytes that are not a deflate stream at all. */
         rechunk("chunk_not_deflate.hdf5", "D", bytes, sizeof bytes, 0);
+    }
+
+    /* Snapshots from elsewhere whose values are not their own. External storage: raw
+     * values in another file named by the dataset (here /dev/zero, and a 16-byte file),
+     * which libhdf5 reads as they are, zeros past their end. */
+    {
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        FILE *tiny = fopen(at("tiny.bin"), "wb");
+        if (!tiny || fwrite("0123456789abcdef", 1, 16, tiny) != 16)
+            fail("tiny.bin");
+        if (tiny)
+            fclose(tiny);
+        if (H5Pset_external(dcpl, "/dev/zero", 0, 36) < 0)
+            fail("external_zero");
+        remake("external_zero.hdf5", dcpl, 0, 0, 0);
+        dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (H5Pset_external(dcpl, at("tiny.bin"), 0, 36) < 0)
+            fail("external_file");
+        remake("external_file.hdf5", dcpl, 0, 0, 0);
+    }
+    /* Chunks of one row, the first written and the others never (fill values: zeros). */
+    {
+        hsize_t chunk[2] = {1, 3};
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(dcpl, 2, chunk);
+        remake("unwritten_chunks.hdf5", dcpl, 1, 1, 0);
+    }
+    /* Legal files that were refused: */
+    /* uncompressed chunks of 1024 rows for 3 (the stored chunk is mostly padding); */
+    {
+        hsize_t chunk[2] = {1024, 3};
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(dcpl, 2, chunk);
+        remake("padded_chunks.hdf5", dcpl, 1, 0, 1);
+    }
+    /* SWIFT's header, 7 types (and one that counts neutrinos, which are refused as gas is); */
+    swift7("swift7.hdf5", 0);
+    swift7("swift7_neutrinos.hdf5", 2);
+    /* a virtual dataset mapping good.hdf5's coordinates (read from another file); */
+    {
+        hsize_t dims[2] = {3, 3};
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), src = H5Screate_simple(2, dims, NULL);
+        if (H5Pset_virtual(dcpl, src, at("good.hdf5"), "/PartType1/Coordinates", src) < 0)
+            fail("virtual");
+        H5Sclose(src);
+        remake("virtual.hdf5", dcpl, 0, 0, 0);
+    }
+    /* h5py's LZF filter (32000, registered by h5py alone): the chunk stored as LZF literal
+     * runs (a control byte L - 1, then L bytes, L <= 32), as h5py's lzf_filter.c writes it
+     * with cd_values {4, 0, chunk bytes}. */
+    {
+        hsize_t dims[2] = {3, 3}, offset[2] = {0, 0};
+        const unsigned cd[3] = {4, 0, 36};
+        float v[9];
+        unsigned char lzf[38];
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), f2, d;
+        hid_t sp = H5Screate_simple(2, dims, NULL);
+        f = open_rw("lzf.hdf5");
+        d = H5Dopen2(f, "PartType1/Coordinates", H5P_DEFAULT);
+        if (d < 0 || H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+            fail("lzf read");
+        H5Dclose(d);
+        lzf[0] = 31;
+        memcpy(lzf + 1, v, 32);
+        lzf[33] = 3;
+        memcpy(lzf + 34, (unsigned char *)v + 32, 4);
+        H5Ldelete(f, "PartType1/Coordinates", H5P_DEFAULT);
+        H5Pset_chunk(dcpl, 2, dims);
+        H5Pset_filter(dcpl, 32000, H5Z_FLAG_OPTIONAL, 3, cd);
+        f2 = H5Dcreate2(f, "PartType1/Coordinates", H5T_IEEE_F32LE, sp, H5P_DEFAULT, dcpl,
+                        H5P_DEFAULT);
+        if (f2 < 0 || H5Dwrite_chunk(f2, H5P_DEFAULT, 0, offset, sizeof lzf, lzf) < 0)
+            fail("lzf.hdf5");
+        H5Dclose(f2);
+        H5Sclose(sp);
+        H5Pclose(dcpl);
+        done(f);
+    }
+    /* /Parameters naming the integrator but recording no softening (the option's default
+     * applies, not a softening of 0). */
+    {
+        struct gc_bodies b;
+        struct gc_snapshot_run run;
+        memset(&run, 0, sizeof run);
+        memset(&b, 0, sizeof b);
+        snprintf(run.integrator, sizeof run.integrator, "leapfrog");
+        snprintf(run.units, sizeof run.units, "galaxy");
+        run.eps = 0.025;
+        run.dt = 0.01;
+        run.index = -1;
+        if (!nine(&b) ||
+            gc_snapshot_hdf5_write_run(at("no_softening.hdf5"), &b, 0.5, &run) != GC_OK)
+            fail("no_softening");
+        gc_bodies_free(&b);
+        f = H5Fopen(at("no_softening.hdf5"), H5F_ACC_RDWR, H5P_DEFAULT);
+        {
+            hid_t g = f >= 0 ? H5Gopen2(f, "Parameters", H5P_DEFAULT) : -1;
+            if (g < 0 || H5Adelete(g, "Softening") < 0)
+                fail("no_softening: Softening");
+            H5Gclose(g);
+        }
+        done(f);
     }
 
     /* A valid text table under an HDF5 name. */

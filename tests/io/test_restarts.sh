@@ -81,6 +81,27 @@ PY
     out=$("$bin" --backend cpu --data offgrid.hdf5 --t-end 1.25 2>&1 >/dev/null); rc=$?
     [ "$rc" -eq 2 ] && grep -q "body 3: level .* multiple of the level's step" <<<"$out" &&
         pass=$((pass + 1)) || bad "an off-grid restart tick: exit $rc, $out"
+    # Values a file gives meet the command line's ranges: a tick far past the snapshot's
+    # time (2^62), one on its grid but a step past it, and an eta --eta would refuse.
+    for case in far:"t[3] = 2**62" ahead:"t[3] = t[3] + (1 << (40 - int(f['IntegratorState/Level'][3]))) * 8" \
+                eta:"f['Parameters'].attrs['Eta'] = 1e10"; do
+        name=${case%%:*}
+        cp A_hermite4/snapshot_000001.hdf5 "$name.hdf5"
+        "$py" - "$name.hdf5" "${case#*:}" <<'PY' || bad "could not write $name.hdf5"
+import sys
+import h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    t = f["IntegratorState/Tick"]
+    exec(sys.argv[2])
+PY
+        out=$("$bin" --backend cpu --data "$name.hdf5" --t-end 1.25 2>&1 >/dev/null); rc=$?
+        case $name in
+        eta) want="eta 1e+10 is out of range (--eta takes 1e-06 to 10)" ;;
+        *) want="body 3: level .* at or before the state's time" ;;
+        esac
+        [ "$rc" -eq 2 ] && grep -q "$want" <<<"$out" && pass=$((pass + 1)) ||
+            bad "restart state out of range ($name): exit $rc, $out"
+    done
 else
     echo "FAIL: python3 with h5py is needed for the off-grid restart check"; fail=$((fail + 1))
 fi

@@ -107,6 +107,26 @@ expect 1 "libhdf5_driver_block_800mb.hdf5: not a readable HDF5 file \(truncated 
 # A local heap claiming 4 GB (found by fuzzing): libhdf5 reserves it, fails to read it, and
 # the reader says so.
 expect 2 "libhdf5_local_heap_4gb.hdf5: cannot look up /Header: the file's group structure is corrupt" -- --data "$corpus/libhdf5_local_heap_4gb.hdf5" "${run[@]}"
+# Values that are not the file's own are never loaded (they were, as zeros or as another
+# file's bytes): external storage (/dev/zero; a 16-byte file), chunks never written, a
+# virtual dataset (another file's values), a filter this libhdf5 lacks (h5py's LZF).
+for f in external_zero external_file; do
+    expect 2 "$f.hdf5: PartType1/Coordinates keeps its values in external files: refused" -- --data "$d/$f.hdf5" "${run[@]}"
+done
+expect 2 "unwritten_chunks.hdf5: PartType1/Coordinates has chunks that were never written \(they would read as zeros\)" -- --data "$d/unwritten_chunks.hdf5" "${run[@]}"
+expect 2 "virtual.hdf5: PartType1/Coordinates is a virtual dataset .*: virtual datasets not supported" -- --data "$d/virtual.hdf5" "${run[@]}"
+expect 2 "lzf.hdf5: PartType1/Coordinates is compressed with h5py's LZF filter: LZF filter not available" -- --data "$d/lzf.hdf5" "${run[@]}"
+# Legal files read as the good one they were made from: chunks mostly padding, SWIFT's
+# 7-type header; neutrinos are refused by name, as gas is.
+for f in padded_chunks swift7; do
+    expect 0 "$f.hdf5: snapshot of 9 bodies at t = 0.5" -- --data "$d/$f.hdf5" "${run[@]}" --save "$d/$f.tab"
+    if ! cmp -s "$d/$f.tab" "$d/good.tab"; then
+        echo "FAIL: $f.hdf5 does not read as good.hdf5 does"; fail=$((fail + 1))
+    fi
+done
+expect 2 "swift7_neutrinos.hdf5: holds 2 bodies of PartType6 \(neutrinos\)" -- --data "$d/swift7_neutrinos.hdf5" "${run[@]}"
+# /Parameters naming the integrator without a softening: the option's default, not 0.
+expect 0 "no_softening.hdf5: snapshot of 9 bodies at t = 0.5 .*\(leapfrog, eps 0.025\)" -- --data "$d/no_softening.hdf5" "${run[@]}"
 # Bodies the header does not count are not left out in silence.
 expect 2 "uncounted.hdf5: /PartType2 holds 3 bodies but /Header NumPart_ThisFile\[2\] counts 0" -- --data "$d/uncounted.hdf5" "${run[@]}"
 expect 1 "missing.hdf5: cannot open" -- --data "$d/missing.hdf5" "${run[@]}"

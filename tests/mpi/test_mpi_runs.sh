@@ -191,6 +191,25 @@ fail)
     run 2 opt --steps 5 --dt nan "${common[@]}"
     [ "$(rc opt)" -eq 2 ] && [ "$(errors opt)" -eq 1 ] && ok "bad option on 2 ranks: exit 2, one message" ||
         { bad "bad option: exit $(rc opt)"; cat "$tmp/opt.err"; }
+    # One rank's own command line fails, or asks for --help: every rank ends, promptly, with
+    # the one message from rank 0 (before, the job hung).
+    args=(--model plummer -n 64 --integrator leapfrog --steps 5 --threads 1 --backend cpu)
+    ranks badone "$galaxy" "${args[@]}" : "$galaxy" "${args[@]}" --dt nan
+    [ "$(rc badone)" -ne 0 ] && [ "$(rc badone)" -ne 124 ] && [ "$(errors badone)" -eq 1 ] &&
+        grep -q "^galaxy: error: rank 1: --dt expects a number" "$tmp/badone.err" &&
+        ok "rank 1's bad option: every rank ends, one message naming rank 1" ||
+        { bad "rank 1's bad option: exit $(rc badone) (124 = hung)"; cat "$tmp/badone.err"; }
+    ranks helpone "$galaxy" "${args[@]}" : "$galaxy" "${args[@]}" --help
+    [ "$(rc helpone)" -ne 0 ] && [ "$(rc helpone)" -ne 124 ] &&
+        grep -q "^galaxy: error: rank 1: started with other options than rank 0: '--steps 5 --help' where rank 0 has '--steps 5'" "$tmp/helpone.err" &&
+        ok "--help on rank 1 alone: refused, every rank ends" ||
+        { bad "--help on rank 1 alone: exit $(rc helpone) (124 = hung)"; cat "$tmp/helpone.err"; }
+    # Ranks started with different options would run rank 0's: refused, the option named.
+    ranks differ "$galaxy" "${args[@]}" : "$galaxy" "${args[@]/--steps/--t-end}"
+    [ "$(rc differ)" -ne 0 ] && [ "$(rc differ)" -ne 124 ] && [ "$(errors differ)" -eq 1 ] &&
+        grep -q "rank 1: started with other options than rank 0: '--t-end 5" "$tmp/differ.err" &&
+        ok "different options on rank 1: refused, naming --t-end" ||
+        { bad "different options: exit $(rc differ)"; cat "$tmp/differ.err"; }
     # Modes that time one device refuse to run over several ranks.
     run 2 bench --benchmark -n 256 "${common[@]}"
     [ "$(rc bench)" -eq 2 ] && [ "$(errors bench)" -eq 1 ] && ok "--benchmark on 2 ranks: refused once" ||

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "backend_hermite.h"
 #include "check.h"
 #include "comm.h"
 #include "diagnostics.h"
@@ -46,7 +47,7 @@ static void compare(struct gc_comm *comm, struct gc_backend *many, struct gc_bac
 {
     struct gc_sim_params p;
     struct gc_bodies bodies = {0}, a = {0}, b = {0};
-    struct gc_sim sm, s1;
+    struct gc_sim *sm = NULL, *s1 = NULL;
     struct gc_diagnostics dm, d1;
     struct gc_integrator_stats stm, st1;
     const int hermite = strcmp(r->integrator, "leapfrog") != 0;
@@ -55,32 +56,32 @@ static void compare(struct gc_comm *comm, struct gc_backend *many, struct gc_bac
     p.eps = r->n <= 3 ? 0.01f : 1.0f / 64.0f;
     p.dt = 1.0f / 256.0f;
     CHECK(gc_models_build("plummer", r->n, 7, &bodies) == GC_OK);
-    CHECK(gc_sim_init(&sm, many, comm, &bodies, &p) == GC_OK);
-    CHECK(gc_sim_init(&s1, one, NULL, &bodies, &p) == GC_OK);
+    CHECK(gc_sim_create(many, comm, &bodies, &p, NULL, &sm) == GC_OK);
+    CHECK(gc_sim_create(one, NULL, &bodies, &p, NULL, &s1) == GC_OK);
     /* Two advances, with a measurement between: the followers take part in each. */
     CHECK(gc_bodies_alloc(&a, r->n) == GC_OK && gc_bodies_alloc(&b, r->n) == GC_OK);
-    CHECK(gc_diagnostics_measure(&sm, &a, &dm) == GC_OK);
-    CHECK(gc_diagnostics_measure(&s1, &b, &d1) == GC_OK);
+    CHECK(gc_sim_measure(sm, &a, &dm) == GC_OK);
+    CHECK(gc_sim_measure(s1, &b, &d1) == GC_OK);
     CHECK(dm.energy != 0.0);
     CHECK_NEAR(dm.energy, d1.energy, ENERGY_REL_TOL * fabs(d1.energy));
-    CHECK(gc_sim_advance(&sm, 0.5 * r->t_end) == GC_OK);
-    CHECK(gc_sim_advance(&s1, 0.5 * r->t_end) == GC_OK);
-    CHECK(gc_sim_advance(&sm, r->t_end) == GC_OK);
-    CHECK(gc_sim_advance(&s1, r->t_end) == GC_OK);
-    CHECK(gc_diagnostics_measure(&sm, &a, &dm) == GC_OK);
-    CHECK(gc_diagnostics_measure(&s1, &b, &d1) == GC_OK);
+    CHECK(gc_sim_advance(sm, 0.5 * r->t_end) == GC_OK);
+    CHECK(gc_sim_advance(s1, 0.5 * r->t_end) == GC_OK);
+    CHECK(gc_sim_advance(sm, r->t_end) == GC_OK);
+    CHECK(gc_sim_advance(s1, r->t_end) == GC_OK);
+    CHECK(gc_sim_measure(sm, &a, &dm) == GC_OK);
+    CHECK(gc_sim_measure(s1, &b, &d1) == GC_OK);
     CHECK_NEAR(dm.energy, d1.energy, ENERGY_REL_TOL * fabs(d1.energy));
     CHECK_NEAR(dm.kinetic, d1.kinetic, ENERGY_REL_TOL * fabs(d1.kinetic));
     for (int k = 0; k < 3; k++)
         CHECK_NEAR(dm.momentum[k], d1.momentum[k], 1e-12 * dm.mass);
     /* Every body's state, gathered on rank 0, against the single run. */
-    CHECK(gc_sim_download(&sm, &a) == GC_OK);
-    CHECK(gc_sim_download(&s1, &b) == GC_OK);
+    CHECK(gc_sim_download(sm, &a) == GC_OK);
+    CHECK(gc_sim_download(s1, &b) == GC_OK);
     CHECK_LT(max_pos_diff(&a, &b), POS_TOL);
     fprintf(stderr, "%s N=%zu over %d ranks: |dx| max %.3g, dE/E %.3g\n", r->integrator, r->n,
             comm->size, max_pos_diff(&a, &b), fabs(dm.energy - d1.energy) / fabs(d1.energy));
-    gc_sim_stats(&sm, &stm);
-    gc_sim_stats(&s1, &st1);
+    gc_sim_stats(sm, &stm);
+    gc_sim_stats(s1, &st1);
     CHECK(stm.steps == st1.steps && stm.steps > 0);
     CHECK(stm.body_steps == st1.body_steps);
     if (hermite) {
@@ -96,8 +97,8 @@ static void compare(struct gc_comm *comm, struct gc_backend *many, struct gc_bac
                 (unsigned long long)stm.steps, (unsigned long long)stm.body_steps);
         free(tm), free(t1), free(lm), free(l1);
     }
-    gc_sim_free(&sm);
-    gc_sim_free(&s1);
+    gc_sim_destroy(sm);
+    gc_sim_destroy(s1);
     gc_bodies_free(&a);
     gc_bodies_free(&b);
     gc_bodies_free(&bodies);

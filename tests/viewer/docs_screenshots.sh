@@ -1,6 +1,7 @@
 #!/bin/bash
-# Regenerates docs/screenshots/ from the real viewer under Xvfb (not a test; run by hand):
-#   xvfb-run -a -s "-screen 0 1280x800x24" tests/viewer/docs_screenshots.sh build/galaxy docs/screenshots
+# Screenshots of the real viewer's HUD, draw and colour modes and help under Xvfb, for docs
+# (not a test; run by hand; pick what a page shows into docs/images/, named by what it shows):
+#   xvfb-run -a -s "-screen 0 1280x800x24" tests/viewer/docs_screenshots.sh build/galaxy OUT_DIR
 # SPDX-License-Identifier: MIT
 set -eu
 galaxy=$1

@@ -14,6 +14,7 @@
 #include "outputs.h"
 #include "plan.h"
 #include "sim.h"
+#include "sizing.h"
 #include "steps.h"
 #include "stop.h"
 
@@ -161,10 +162,16 @@ static enum gc_status run(int *argc, char **argv, struct gc_options *o, struct g
         st = gc_outputs_check(o);
     if (st == GC_OK && o->mode != GC_MODE_COMPARE) {
         struct gc_backend_options bo = {0};
+        /* The window without a GPU and without -n is sized to the machine: its first line
+         * says what it chose, and which backend and why. */
+        const int size_it = comm->size == 1 && gc_sizing_wanted(o);
         bo.threads = o->threads;
         bo.device = gc_cli_device(o, comm->local_rank);
         bo.no_interop = o->no_interop;
+        bo.quiet = size_it;
         st = gc_backend_create(o->backend, &bo, &backend);
+        if (st == GC_OK && size_it)
+            st = gc_sizing_apply(o, backend);
     }
     /* Every rank has its device (or says why not); then rank 0 reads or builds the bodies
      * (it sends them to the others with the simulation's start). */

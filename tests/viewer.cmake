@@ -1,6 +1,7 @@
 # Viewer tests: the view maths (gc_view, no GL context), and the real binary under Xvfb + Mesa
 # (window) or EGL (headless).
-foreach(t test_camera test_exposure test_pacer test_director test_events)
+foreach(t test_camera test_exposure test_pacer test_director test_events
+          test_picture_profile)
   gc_add_test(${t} ${t}.c)
   target_link_libraries(${t} PRIVATE gc_view)
 endforeach()

@@ -27,19 +27,17 @@ static enum gc_status create(const char *name, const struct gc_backend_options *
         quiet.quiet = 1;
         st = gc_backend_cuda_create(&quiet, out);
         if (st == GC_OK) {
-            if (!opt->quiet)
-                gc_log_info("backend: cuda on %s (auto: a usable CUDA device was found)",
-                            gc_backend_device_name(*out));
+            (*out)->chosen = "auto: a usable CUDA device was found";
             return GC_OK;
         }
         st = gc_backend_cpu_create(opt, out);
-        if (st == GC_OK && !opt->quiet)
-            gc_log_info("backend: cpu (auto: no usable CUDA device; --backend cuda says why)");
+        if (st == GC_OK)
+            (*out)->chosen = "auto: no usable CUDA device; --backend cuda says why";
         return st;
 #else
         st = gc_backend_cpu_create(opt, out);
-        if (st == GC_OK && !opt->quiet)
-            gc_log_info("backend: cpu (auto: this build has no CUDA support)");
+        if (st == GC_OK)
+            (*out)->chosen = "auto: this build has no CUDA support";
         return st;
 #endif
     }
@@ -70,7 +68,20 @@ enum gc_status gc_backend_create(const char *name, const struct gc_backend_optio
     st = create(name, opt, out);
     if (st == GC_OK)
         (*out)->threads = opt->threads;
+    if (st == GC_OK && !opt->quiet)
+        gc_backend_say_choice(*out);
     return st;
+}
+
+void gc_backend_say_choice(const struct gc_backend *b)
+{
+    if (!b->chosen)
+        return;
+    if (gc_backend_is_device(b))
+        gc_log_info("backend: %s on %s (%s)", gc_backend_name(b), gc_backend_device_name(b),
+                    b->chosen);
+    else
+        gc_log_info("backend: %s (%s)", gc_backend_name(b), b->chosen);
 }
 
 void gc_backend_destroy(struct gc_backend *b)
@@ -231,6 +242,11 @@ const char *gc_backend_device_name(const struct gc_backend *b)
 int gc_backend_host_threads(const struct gc_backend *b)
 {
     return b && b->threads > 0 ? b->threads : omp_get_max_threads();
+}
+
+size_t gc_backend_tree_above(const struct gc_backend *b)
+{
+    return b ? b->iface->tree_above : 0;
 }
 
 int gc_backend_is_device(const struct gc_backend *b)

@@ -47,6 +47,9 @@ struct gc_force_params {
 struct gc_backend_iface {
     const char *name; /* "cpu", "cuda" */
     unsigned caps;    /* GC_BACKEND_* bits */
+    size_t tree_above; /* --force auto takes the tree above this many bodies here: where it
+                        * is clearly faster than all pairs on this backend; 0 = the force
+                        * layer's default */
     enum gc_status (*upload)(struct gc_backend *b, const struct gc_bodies *src);
     enum gc_status (*download)(struct gc_backend *b, struct gc_bodies *dst); /* pos + vel */
     /* recompute a from x with the given method (GC_ERR_UNSUPPORTED: not on this backend) */
@@ -101,6 +104,7 @@ struct gc_backend {
     size_t i0, i1;  /* the range this process owns; [0, n) after an upload */
     int threads;    /* host threads for work done beside the backend's own (--threads);
                      * 0 = the OpenMP default; set by gc_backend_create */
+    const char *chosen; /* why "auto" took this backend ("auto: ..."); NULL = asked by name */
 };
 
 /* Options for gc_backend_create; zero-initialise and set what you need. */
@@ -109,6 +113,9 @@ struct gc_backend_options {
     int device;       /* CUDA: device index; default 0 */
     int no_interop;   /* CUDA: 1 = never register GL buffers, copy through the host */
     int quiet;        /* 1 = do not log which backend was chosen */
+    const char *cpu_isa; /* CPU: the force loops' instruction set, "avx512", "avx2" or
+                          * "portable"; NULL = the environment's GC_CPU_ISA, else the
+                          * widest this CPU runs */
 };
 
 /* Creates a backend by name: "cpu", "cuda" or "auto" (CUDA when a usable device exists,
@@ -117,6 +124,9 @@ struct gc_backend_options {
 enum gc_status gc_backend_create(const char *name, const struct gc_backend_options *opt,
                                  struct gc_backend **out);
 void gc_backend_destroy(struct gc_backend *b);
+/* The line gc_backend_create logs unless quiet: which backend "auto" took and why (nothing
+ * for a backend asked by name). */
+void gc_backend_say_choice(const struct gc_backend *b);
 /* Comma-separated list of backends compiled into this build, e.g. "cpu, cuda". */
 const char *gc_backend_available(void);
 
@@ -150,6 +160,8 @@ const char *gc_backend_device_name(const struct gc_backend *b);
 /* The host threads a caller's own parallel work beside this backend may use: the
  * options' threads (--threads), else the OpenMP default. Always >= 1. */
 int gc_backend_host_threads(const struct gc_backend *b);
+/* The backend's tree_above (0: none of its own). */
+size_t gc_backend_tree_above(const struct gc_backend *b);
 /* 1 when the backend is an accelerator (GC_BACKEND_DEVICE). */
 int gc_backend_is_device(const struct gc_backend *b);
 /* The backend's table for `table`, or NULL (the typed lookups of the other headers use it). */

@@ -10,6 +10,7 @@
 #include <omp.h>
 #endif
 
+#include "backend_bench.h"
 #include "backend_cpu.h"
 #include "backend_state.h"
 #include "backend_tree.h"
@@ -304,6 +305,22 @@ static enum gc_status cpu_tree_group_times(struct gc_backend *b, float *us, size
 static const struct gc_backend_tree cpu_tree_table = {.stats = cpu_tree_stats,
                                                       .group_times = cpu_tree_group_times};
 
+static enum gc_status cpu_peak(struct gc_backend *b, struct gc_bench_peak *out)
+{
+    const struct cpu_ctx *c = b->ctx;
+    struct gc_cpu_peak p;
+    gc_cpu_peak_estimate(gc_cpu_threads(c), &p);
+    memset(out, 0, sizeof *out);
+    out->flops = p.flops;
+    out->pair_flops = c->kernels->flops_per_pair;
+    snprintf(out->loops, sizeof out->loops, "%s", c->kernels->isa);
+    snprintf(out->how, sizeof out->how, "%s", p.how);
+    return GC_OK;
+}
+
+/* The host's clock times this backend: only the peak comparison. */
+static const struct gc_backend_bench cpu_bench_table = {.peak = cpu_peak};
+
 static const void *cpu_lookup(const struct gc_backend *b, int table)
 {
     (void)b;
@@ -311,6 +328,7 @@ static const void *cpu_lookup(const struct gc_backend *b, int table)
     case GC_TABLE_HERMITE: return &gc_cpu_hermite_table;
     case GC_TABLE_TREE: return &cpu_tree_table;
     case GC_TABLE_STATE: return &cpu_state_table;
+    case GC_TABLE_BENCH: return &cpu_bench_table;
     default: return NULL;
     }
 }
@@ -318,6 +336,10 @@ static const void *cpu_lookup(const struct gc_backend *b, int table)
 static const struct gc_backend_iface cpu_iface = {
     .name = "cpu",
     .caps = 0,
+    /* One core's tree overtakes its all pairs at ~3,000 bodies and runs twice as fast from
+     * 8,192 (BENCHMARKS.md, "The CPU backend"): above that, exact forces cost more than a
+     * talk can wait for. */
+    .tree_above = 8192,
     .upload = cpu_upload,
     .download = cpu_download,
     .accel = cpu_accel,
@@ -340,6 +362,10 @@ enum gc_status gc_backend_cpu_create(const struct gc_backend_options *opt,
 {
     struct gc_backend *b = calloc(1, sizeof *b);
     struct cpu_ctx *c = calloc(1, sizeof *c);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const int cores = online > 0 ? (int)online : 1;
+    int threads;
+    enum gc_status st;
     *out = NULL;
     if (!b || !c) {
         free(b);
@@ -353,9 +379,25 @@ enum gc_status gc_backend_cpu_create(const struct gc_backend_options *opt,
         gc_log_error("cpu backend: thread count must be >= 0, got %d", opt->threads);
         return GC_ERR_INVALID;
     }
+    /* The environment's choice is read here, once: it lets a whole run (the window, the
+     * tests' programs) take the portable loops on a CPU that has wider ones. */
+    st = gc_cpu_kernels_choose(opt && opt->cpu_isa ? opt->cpu_isa : getenv("GC_CPU_ISA"),
+                               &c->kernels);
+    if (st != GC_OK) {
+        free(b);
+        free(c);
+        return st;
+    }
     c->threads = opt ? opt->threads : 0;
-    snprintf(c->device, sizeof c->device, "CPU, %d OpenMP thread%s", gc_cpu_threads(c),
-             gc_cpu_threads(c) == 1 ? "" : "s");
+    threads = gc_cpu_threads(c);
+    snprintf(c->device, sizeof c->device, "CPU, %d OpenMP thread%s%s, %s loops", threads,
+             threads == 1 ? "" : "s", threads > cores ? " (more than its cores)" : "",
+             c->kernels->isa);
+    /* Allowed (a test of a machine with more cores, or of scheduling), but said: the extra
+     * threads take turns on the cores, and each pass waits for the last of them. */
+    if (threads > cores && !(opt && opt->quiet))
+        gc_log_warn("cpu backend: %d threads on %d core%s: they take turns, which is slower "
+                    "than one a core", threads, cores, cores == 1 ? "" : "s");
     b->iface = &cpu_iface;
     b->ctx = c;
     *out = b;

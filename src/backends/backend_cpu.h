@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "backend_cpu_simd.h"
 #include "backend_hermite.h"
 
 struct cpu_hermite;
@@ -23,7 +24,8 @@ struct cpu_ctx {
     float *vx, *vy, *vz;
     float *ax, *ay, *az;
     int threads;        /* OpenMP threads; 0 = runtime default */
-    char device[96];    /* "CPU (N threads)" */
+    const struct cpu_kernels *kernels; /* the force loops for this CPU (backend_cpu_simd.c) */
+    char device[128];   /* "CPU, N OpenMP threads, avx2" */
     struct cpu_hermite *h; /* Hermite state; NULL until hermite_init */
     struct cpu_tree *tree; /* the tree method's arrays; NULL until its first pass */
 };

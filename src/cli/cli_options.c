@@ -132,8 +132,8 @@ const struct gc_cli_option gc_cli_options[] = {
      GC_FORCE_METHOD_NAMES, 0, NULL,
      "gravity: allpairs (every pair, exact), tree (Barnes-Hut octree with\n"
      "quadrupoles, for millions of bodies) or auto (default: the tree above\n"
-     "262144 bodies with the leapfrog, all pairs otherwise; Hermite always\n"
-     "uses all pairs)"},
+     "262144 bodies on a GPU and 8192 on the CPU with the leapfrog, all pairs\n"
+     "otherwise; Hermite always uses all pairs)"},
     {"--theta", NULL, "T", ALL, GC_SEC_PHYSICS, GC_OPT_FLOAT, OFF(params.theta), GC_TREE_THETA_MIN,
      GC_TREE_THETA_MAX, NULL, 0, NULL,
      "tree opening angle (default 0.5): smaller is more accurate and slower;\n"
@@ -143,7 +143,7 @@ const struct gc_cli_option gc_cli_options[] = {
      "auto|cpu|cuda", 0, NULL,
      "auto (default: CUDA if a usable GPU exists, else CPU), cuda or cpu"},
     {"--threads", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(threads), 1, 4096, NULL, 0, NULL,
-     "CPU threads (default: all cores)"},
+     "CPU threads (default: all cores; more are allowed and take turns)"},
     {"--device", NULL, "K", ALL, GC_SEC_COMPUTE, GC_OPT_INT, OFF(device), 0, 255, NULL, 0, NULL,
      "CUDA device index (default 0; under mpirun, the rank's index among\n"
      "the ranks on its host: one GPU per rank)"},

@@ -32,9 +32,9 @@ enum gc_status gc_force_method_choose(const char *request, size_t n,
                                       const struct gc_backend *backend,
                                       enum gc_force_method *out)
 {
-    (void)backend;
     if (!request || strcmp(request, "auto") == 0) {
-        *out = n > GC_FORCE_AUTO_TREE_N ? GC_FORCE_TREE : GC_FORCE_ALLPAIRS;
+        const size_t own = gc_backend_tree_above(backend);
+        *out = n > (own ? own : GC_FORCE_AUTO_TREE_N) ? GC_FORCE_TREE : GC_FORCE_ALLPAIRS;
         return GC_OK;
     }
     for (int m = 0; m < GC_FORCE_METHODS; m++)

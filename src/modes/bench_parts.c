@@ -12,7 +12,7 @@
 enum gc_status gc_bench_timer_start(struct gc_backend *b, double *t0)
 {
     const struct gc_backend_bench *t = gc_backend_bench(b);
-    if (t)
+    if (t && t->mark)
         return t->mark(b, 0);
     *t0 = gc_clock_seconds();
     return gc_backend_sync(b);
@@ -22,7 +22,7 @@ enum gc_status gc_bench_timer_stop(struct gc_backend *b, double t0, double *ms)
 {
     const struct gc_backend_bench *t = gc_backend_bench(b);
     enum gc_status st;
-    if (t) {
+    if (t && t->mark) {
         st = t->mark(b, 1);
         return st != GC_OK ? st : t->elapsed(b, ms);
     }

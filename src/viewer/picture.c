@@ -18,13 +18,19 @@
 enum gc_status gc_app_picture_init(struct gc_app *a)
 {
     struct gc_app_picture *p = &a->picture;
+    struct gc_picture_profile profile;
     enum gc_status st = gc_shader_find_dir(p->shader_dir, sizeof p->shader_dir);
     if (st != GC_OK)
         return st;
+    gc_picture_profile_choose((const char *)glGetString(GL_RENDERER), &profile);
+    if (profile.software)
+        gc_log_info("renderer: a software rasteriser: the light buffer at 1/%d of the "
+                    "picture's size from %d rows up, the glow at 1/%d", profile.light_div,
+                    GC_PICTURE_DIV_MIN_H, profile.glow_div);
     st = gc_render_init(&p->render, p->shader_dir, a->initial, a->view.sprite_distance);
     if (st != GC_OK)
         return st;
-    st = gc_post_init(&p->post, p->shader_dir);
+    st = gc_post_init(&p->post, p->shader_dir, &profile);
     if (st == GC_OK) {
         st = gc_hud_init(&p->hud, p->shader_dir, a->opt->font);
         if (st != GC_OK)
@@ -205,7 +211,7 @@ static enum gc_status draw_on_device(struct gc_app *a, const float view[16], con
     unsigned name;
     int in_place = p->target_rb != 0;
     /* A new size makes a new texture: the backend lets go of the old one first. */
-    if (p->fb_w != p->post.w || p->fb_h != p->post.h) {
+    if (p->fb_w != p->post.fw || p->fb_h != p->post.fh) {
         st = gc_backend_picture_detach(a->backend);
         if (st != GC_OK)
             return st;
@@ -257,7 +263,10 @@ static enum gc_status draw_with_gl(struct gc_app *a, const float view[16], const
     enum gc_status st = gc_post_begin(&p->post, p->fb_w, p->fb_h);
     if (st != GC_OK)
         return st;
-    gc_render_draw(&p->render, view, proj, p->fb_w, p->fb_h, pixel_scale(p));
+    /* Into the light buffer's own size (smaller on a software rasteriser), sprites scaled
+     * with it: each pixel gets the same light. */
+    gc_render_draw(&p->render, view, proj, p->post.w, p->post.h,
+                   pixel_scale(p) / (float)p->post.div);
     if (!p->exposure.manual) {
         /* The first frames wait for their own metering, so even frame 1 is exposed right. */
         st = gc_post_meter(&p->post, !p->exposure.metered, &white);

@@ -17,16 +17,6 @@
 #include "render_buffer.h"
 #include "log.h"
 
-int gc_cpu_threads(const struct cpu_ctx *c)
-{
-#ifdef _OPENMP
-    return c->threads > 0 ? c->threads : omp_get_max_threads();
-#else
-    (void)c;
-    return 1;
-#endif
-}
-
 static void free_arrays(struct cpu_ctx *c)
 {
     float **a[] = {&c->x, &c->y, &c->z, &c->m, &c->vx, &c->vy, &c->vz, &c->ax, &c->ay, &c->az};

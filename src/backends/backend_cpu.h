@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "backend.h"
 #include "backend_cpu_simd.h"
 #include "backend_hermite.h"
@@ -30,7 +34,18 @@ struct cpu_ctx {
     struct cpu_tree *tree; /* the tree method's arrays; NULL until its first pass */
 };
 
-int gc_cpu_threads(const struct cpu_ctx *c);
+/* OpenMP threads of the passes: --threads, else the runtime's default (OMP_NUM_THREADS or
+ * the cores), read when asked so that it follows the runtime as every pass would. Inline:
+ * the force methods below need it and the backend's table needs them. */
+static inline int gc_cpu_threads(const struct cpu_ctx *c)
+{
+#ifdef _OPENMP
+    return c->threads > 0 ? c->threads : omp_get_max_threads();
+#else
+    (void)c;
+    return 1;
+#endif
+}
 
 /* One force method of this backend, a file each (enum gc_force_method). */
 struct cpu_force_method {

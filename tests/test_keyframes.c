@@ -1,7 +1,8 @@
-/* Keyframes on the CPU backend: a jump back restores the nearest keyframe and steps on to the
- * very bits of the first pass (leapfrog with all pairs and with the tree, a dt changed on the
- * way, a budget that forces thinning; Hermite's state in host memory), and a budget beyond
- * the memory is refused. */
+/* Keyframes: a jump back restores the nearest keyframe and steps on to the very bits of the
+ * first pass (leapfrog with all pairs and with the tree, a dt changed on the way, a budget
+ * that forces thinning; Hermite's state), and a budget beyond the memory is refused. On the
+ * CPU backend by default; "test_keyframes cuda" runs the same on the GPU, the keyframes in
+ * its memory (skipped without a device). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include "keyframes.h"
 #include "models.h"
 #include "sim.h"
+
+static const char *backend_name = "cpu";
 
 /* The simulation's positions and velocities now (float arrays; pos64/vel64 when double). */
 static void snap(struct gc_sim *s, struct gc_bodies *out)
@@ -53,7 +56,7 @@ static void check_seeks(const char *model, size_t n, const char *force, const ch
     p.integrator = integrator;
     if (strcmp(integrator, "leapfrog") != 0)
         p.eps = 1.0f / 64.0f;
-    CHECK(gc_backend_create("cpu", &opt, &be) == GC_OK);
+    CHECK(gc_backend_create(backend_name, &opt, &be) == GC_OK);
     CHECK(gc_models_build(model, n, 7, &init) == GC_OK);
     CHECK(gc_sim_create(be, NULL, &init, &p, NULL, &s) == GC_OK);
     CHECK(gc_keyframes_create(s, budget, &k) == GC_OK);
@@ -126,7 +129,7 @@ static void check_budgets(void)
     struct gc_keyframes *k = NULL;
     opt.quiet = 1;
     gc_sim_params_default(&p);
-    CHECK(gc_backend_create("cpu", &opt, &be) == GC_OK);
+    CHECK(gc_backend_create(backend_name, &opt, &be) == GC_OK);
     CHECK(gc_models_build("mw-m31", 512, 3, &init) == GC_OK);
     CHECK(gc_sim_create(be, NULL, &init, &p, NULL, &s) == GC_OK);
     CHECK(gc_keyframes_create(s, (size_t)1 << 62, &k) == GC_ERR_INVALID && !k);
@@ -138,10 +141,21 @@ static void check_budgets(void)
     gc_bodies_free(&init);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     /* 40 bytes a body for the leapfrog on the CPU backend (ten float arrays) */
     const size_t lots = (size_t)256 << 20, few = 6 * 1024 * 40;
+    if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
+        struct gc_backend *be = NULL;
+        struct gc_backend_options opt = {0};
+        opt.quiet = 1;
+        if (gc_backend_create("cuda", &opt, &be) != GC_OK) {
+            printf("SKIP: no usable CUDA device\n");
+            return CHECK_SKIP;
+        }
+        gc_backend_destroy(be);
+        backend_name = "cuda";
+    }
     check_seeks("mw-m31", 1024, "allpairs", "leapfrog", 0.05, 2.0, 0.0, lots);
     check_seeks("mw-m31", 1024, "tree", "leapfrog", 0.07, 2.0, 0.0, lots);
     check_seeks("mw-m31", 1024, "allpairs", "leapfrog", 0.05, 2.0, 0.9, lots);

@@ -118,7 +118,7 @@ build() { # src build-dir "targets" extra-cmake-args...
 TARGETS="galaxy galaxy-bench"
 EXTRA=()
 if [ "$TESTS" = 1 ]; then
-    TARGETS="$TARGETS test_tree test_backend_cuda test_bench_cuda test_hermite tree_vs_allpairs hermite_blocks"
+    TARGETS="$TARGETS test_tree test_backend_cuda test_bench_cuda test_hermite test_keyframes tree_vs_allpairs hermite_blocks"
     EXTRA+=(-DBUILD_TESTING=ON)
 fi
 if [ "$FFMPEG" = min ]; then
@@ -149,7 +149,7 @@ rm -rf "$STAGE" && mkdir -p "$STAGE/viewer/bin" "$STAGE/viewer/lib" "$STAGE/x11/
     "$STAGE/x11/lib" "$STAGE/x11/dri"
 cp "$WORK/build-after/galaxy" "$WORK/build-after/galaxy-bench" "$STAGE/viewer/bin/"
 if [ "$TESTS" = 1 ]; then
-    cp "$WORK"/build-after/tests/test_{tree,backend_cuda,bench_cuda,hermite} \
+    cp "$WORK"/build-after/tests/test_{tree,backend_cuda,bench_cuda,hermite,keyframes} \
         "$WORK/build-after/tools/tree_vs_allpairs" "$WORK/build-after/bench/hermite_blocks" \
         "$STAGE/viewer/bin/"
 fi

@@ -16,7 +16,8 @@
 #   dubinski_tour.mp4   Dubinski table with halos, 81,920 bodies, 1280x720, 60 fps, 30 s,
 #                       tour from approach to merger, --present title and time
 # Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
-# "wintest" runs CI's window tests here; "tree" the tree at 1M, 4M and 16M bodies, headless
+# "wintest" runs CI's window tests here; "round" this round's before/after figures, --start-at,
+# keyframes in GPU memory and the encounter panel's restart at 1M; "tree" the tree at 1M, 4M and 16M bodies, headless
 # and in the window, TREE_NS other sizes; "movie16m" a 1000-frame tour of 16M bodies into
 # tree16m_tour.mp4), WIN_SECONDS, WINTEST_PARTS.
 # REHEARSAL=1 runs the same steps on a machine without a GPU (CPU backend, Mesa, small N and
@@ -474,6 +475,60 @@ else
     result "before the fix, 1M headless 60 frames: finished, exit $? ($(grep -h 'headless: 60' "$T/before_hang.log" | sed 's/galaxy: //'))"
 fi
 tail -n 3 "$T/before_hang.log"
+fi
+
+if want round && [ "$BACKEND" = cuda ]; then
+step "this round's figures: before and after (all pairs, tree, Hermite, headless frames), --start-at, keyframes, the encounter panel's restart"
+# Before and after alternate, three times each, so that a drift of the clock falls on both.
+wall() { # name limit command...: runs it, its wall seconds into $T/name.wall
+    local name=$1 limit=$2 t0 t1
+    shift 2
+    t0=$(date +%s.%N)
+    timeout -s KILL "$limit" "$@" >"$T/$name.log" 2>&1
+    local rc=$?
+    t1=$(date +%s.%N)
+    calc "$t1 - $t0" >"$T/$name.wall"
+    check "$name" $rc
+}
+# The ms/step column of a --benchmark table's row for 1048576 bodies (the tables' columns moved).
+msstep() {
+    awk '/^#/ { for (i = 2; i <= NF; i++) if ($i == "ms/step") c = i - 1 }
+         !/^#/ && c && / 1048576 / { print $c; exit }' "$1"
+}
+if have_before round; then
+    for rep in 1 2 3; do
+        for v in before after; do
+            wall "ap_${v}_$rep" 120 $v --benchmark --backend cuda -n 1048576 --repeats 5
+            wall "tree_${v}_$rep" 120 $v --benchmark --backend cuda --force tree -n 1048576 --repeats 5
+            wall "herm_${v}_$rep" 200 $v --backend cuda --model plummer -n 65536 --t-end 0.0625 --quiet
+            wall "head_${v}_$rep" 120 $v --headless --backend cuda -n 1048576 --frames 300 --size 1280x720
+        done
+    done
+    for v in before after; do
+        for k in ap tree; do
+            result "$k $v: $(for f in "$T"/${k}_${v}_?.log; do msstep "$f"; done | tr '\n' ' ')ms/step (3 runs)"
+        done
+        result "hermite plummer 65536 to t = 0.0625 $v: $(cat "$T"/herm_${v}_?.wall | tr '\n' ' ')s wall (3 runs)"
+        result "headless 1M 300 frames $v: $(grep -h 'headless: 300 frames' "$T"/head_${v}_?.log | sed 's/.* s: \([0-9.]*\) frames\/s.*/\1/' | tr '\n' ' ')frames/s (3 runs)"
+    done
+    grep -h "^ *N \|^ *1048576 " "$T/ap_after_1.log" "$T/tree_after_1.log" | head -n 6
+fi
+for n in 1048576 16777216; do
+    wall "startat_$n" 240 after --headless --backend cuda -n $n --start-at first-passage --frames 1 \
+        --size 1280x720 --screenshot "$IMG/start_first_passage_$n.png"
+    result "--start-at first-passage at $n: $(cat "$T/startat_$n.wall") s wall; $(grep -h 'keyframes:\|first passage\|start-at\|reached' "$T/startat_$n.log" | sed 's/galaxy: //' | tr '\n' ';')"
+done
+timeout -s KILL 300 "$T/viewer/bin/test_keyframes" cuda >"$T/keyframes_cuda.log" 2>&1
+check keyframes-cuda $?
+cat "$T/keyframes_cuda.log"
+x_files
+start_xvfb "${XDISPLAY:-8}" "$T/xvfb_round.log"
+PATH=$X/bin:$PATH __GLX_VENDOR_LIBRARY_NAME=nvidia LD_LIBRARY_PATH=$XLIB timeout -s KILL 300 \
+    python3 "$ROOT/tests/gpu/restart_time.py" after 1048576 >"$T/restart.log" 2>&1
+check restart-1m $?
+kill "$XVFB" 2>/dev/null
+cat "$T/restart.log"
+result "encounter restart at 1M: $(grep -h 'median' "$T/restart.log" | tr '\n' ';')"
 fi
 
 step "pack"

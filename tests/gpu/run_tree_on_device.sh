@@ -15,7 +15,8 @@
 # groups, Plummer with primordial binaries against the plain sphere, N in GN), dists (the tree
 # on every benchmark distribution at 2^20, 2^22 and 2^24 bodies, and the error and time
 # against theta on the pair and the wide Plummer sphere at 2^20: BENCHMARKS.md's tables of
-# the tree on other distributions), curve (the pair at 2^20 to 1.5 Gyr: the step time in
+# the tree on other distributions), dtheta (the same against theta for the Hernquist sphere
+# and the collapse), curve (the pair at 2^20 to 1.5 Gyr: the step time in
 # windows of 50 Myr against the first). Writes $OUT/tree-device.log,
 # $OUT/results.txt, $OUT/tree_sweep.json, $OUT/maps.tar.
 set -u
@@ -56,7 +57,7 @@ fi
 if want tests; then
 step "CUDA tests (a GPU is present: skipped = failed here)"
 for t in "test_tree cuda" "test_backend_cuda" "test_backend_cuda dubinski" "test_bench_cuda" \
-    "test_hermite cuda double" "test_hermite cuda mixed"; do
+    "test_hermite cuda double" "test_hermite cuda mixed" "test_keyframes cuda"; do
     name=$(echo "$t" | tr ' ' _)
     # shellcheck disable=SC2086
     timeout -s KILL 240 "$B"/$t >"$T/$name.log" 2>&1
@@ -133,6 +134,14 @@ timeout -s KILL 120 "$B/galaxy-bench" --backend cuda --benchmark --force tree \
     --distributions mw-m31,plummer-wide --theta-sweep -n 1048576 --repeats 5 \
     2>"$T/dists_theta.err" | tee -a "$OUT/results.txt"
 check tree-distributions-theta "${PIPESTATUS[0]}"
+fi
+
+if want dtheta; then
+step "error and time against theta: the Hernquist sphere and the collapse at 2^20 (where their 99th percentile meets the bounds)"
+timeout -s KILL 200 "$B/galaxy-bench" --backend cuda --benchmark --force tree \
+    --distributions hernquist,collapse --theta-sweep -n 1048576 --repeats 5 \
+    2>"$T/dists_dtheta.err" | tee -a "$OUT/results.txt"
+check tree-distributions-dtheta "${PIPESTATUS[0]}"
 fi
 
 if want curve; then

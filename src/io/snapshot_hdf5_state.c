@@ -74,7 +74,8 @@ static enum gc_status open_fields(const struct gc_snapshot_reader *r, hid_t g, s
     }
     for (hsize_t k = 0; k < info.nlinks && st == GC_OK; k++) {
         char name[GC_STATE_NAME + 1];
-        H5O_info_t oi;
+        hid_t o;
+        int dataset;
         const ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, name,
                                                sizeof name, H5P_DEFAULT);
         if (len < 0 || (size_t)len >= GC_STATE_NAME) {
@@ -82,7 +83,11 @@ static enum gc_status open_fields(const struct gc_snapshot_reader *r, hid_t g, s
                          "%d characters", r->name, GC_STATE_NAME - 1);
             return GC_ERR_PARSE;
         }
-        if (H5Oget_info_by_name(g, name, &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) {
+        /* H5Iget_type, not H5Oget_info: its signature differs between HDF5 1.10 and 1.14. */
+        o = H5Oopen(g, name, H5P_DEFAULT);
+        dataset = o >= 0 && H5Iget_type(o) == H5I_DATASET;
+        close_id(&o, H5Oclose);
+        if (!dataset) {
             gc_log_error("%s: /IntegratorState/%s is not a dataset", r->name, name);
             return GC_ERR_PARSE;
         }
@@ -98,28 +103,32 @@ static enum gc_status open_fields(const struct gc_snapshot_reader *r, hid_t g, s
     return st;
 }
 
-/* The group's floating-point attributes of one value as the state's named numbers. */
+/* One attribute of the group: a floating-point value of one number becomes a named number of
+ * the state; anything else is left alone. */
+static herr_t read_scalar(hid_t g, const char *name, const H5A_info_t *info, void *data)
+{
+    struct gc_state *s = data;
+    hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : H5I_INVALID_HID;
+    hid_t sp = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
+    double v;
+    (void)info;
+    if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT &&
+        H5Sget_simple_extent_npoints(sp) == 1 && strlen(name) < GC_STATE_NAME - 1 &&
+        H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0)
+        gc_state_add_scalar(s, name, v);
+    close_id(&sp, H5Sclose);
+    close_id(&t, H5Tclose);
+    close_id(&a, H5Aclose);
+    return s->nscalars < GC_STATE_MAX_SCALARS ? 0 : 1; /* 1 stops: the state is full */
+}
+
+/* The group's floating-point attributes of one value as the state's named numbers (by
+ * H5Aiterate2, whose signature HDF5 1.10 and 1.14 share, unlike H5Oget_info's). */
 static void read_scalars(hid_t g, struct gc_state *s)
 {
-    H5O_info_t oi;
-    if (H5Oget_info(g, &oi) < 0)
-        return;
-    for (hsize_t k = 0; k < oi.num_attrs && s->nscalars < GC_STATE_MAX_SCALARS; k++) {
-        hid_t a = H5Aopen_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, H5P_DEFAULT,
-                                 H5P_DEFAULT);
-        hid_t t = a >= 0 ? H5Aget_type(a) : H5I_INVALID_HID;
-        hid_t sp = a >= 0 ? H5Aget_space(a) : H5I_INVALID_HID;
-        char name[GC_STATE_NAME];
-        double v;
-        if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT &&
-            H5Sget_simple_extent_npoints(sp) == 1 &&
-            H5Aget_name(a, sizeof name, name) > 0 && strlen(name) < GC_STATE_NAME - 1 &&
-            H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0)
-            gc_state_add_scalar(s, name, v);
-        close_id(&sp, H5Sclose);
-        close_id(&t, H5Tclose);
-        close_id(&a, H5Aclose);
-    }
+    hsize_t at = 0;
+    (void)H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, &at, read_scalar, s);
 }
 
 enum gc_status gc_snapshot_hdf5_read_state(const struct gc_snapshot_reader *r, size_t n,

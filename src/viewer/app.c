@@ -1,46 +1,14 @@
-/* The viewer's struct gc_app put together from its parts: init and free, reset, failures. */
+/* The viewer's struct gc_app put together from its parts: init and free, the GL side, reset, the stop report. */
 /* SPDX-License-Identifier: MIT */
 #include "app_parts.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "initial.h"
 #include "log.h"
 #include "stop.h"
-
-void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
-{
-    if (a->failure != GC_OK)
-        return;
-    if (st == GC_ERR_INTERRUPTED) {
-        /* Not a failure: a stop request, which the loops end on (gc_app_report_stop). */
-        a->failure = st;
-        return;
-    }
-    a->failure = st;
-    a->input.paused = 1;
-    /* The window stays open, paused, for a look at where it failed; headless ends. */
-    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s%s", what, gc_status_str(st),
-             a->headless ? "" : " (paused; r resets)");
-    gc_log_error("%s", a->failure_msg);
-    gc_app_window_title(a, a->failure_msg);
-}
-
-/* Star clusters (--model plummer, pythagorean) are in Henon units: their time is shown as
- * it is, not in Myr. */
-int gc_app_henon(const struct gc_app *a)
-{
-    return a->opt->units == GC_UNITS_HENON;
-}
-
-/* Individual (block) time steps: no single dt to show or change. */
-int gc_app_block_steps(const struct gc_app *a)
-{
-    return gc_integrator_has(gc_sim_scheme(a->sim), GC_INTEGRATOR_BLOCK_STEPS);
-}
 
 enum gc_status gc_app_gl_init(struct gc_app *a)
 {

@@ -165,7 +165,25 @@ struct gc_app {
     char failure_msg[160];
 };
 
-/* app.c: assembly, reset, failures. */
+/* run.c: what every part asks of the run; it calls none of them. */
+int gc_app_henon(const struct gc_app *a);
+int gc_app_block_steps(const struct gc_app *a);
+/* The simulated time as text: style 0 the HUD's, 1 the title's and log's, 2 --present's. */
+void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
+/* The name of galaxy g for labels ("Milky Way"); NULL when it has none (a star cluster). */
+const char *gc_app_galaxy_name(const struct gc_app *a, int g);
+/* "Milky Way and Andromeda (8192 bodies)": what the window's title names. */
+void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size);
+/* The window's title (left alone headless), and the one that names the program and the scene. */
+void gc_app_window_title(struct gc_app *a, const char *text);
+void gc_app_window_scene_title(struct gc_app *a);
+/* The simulation's state into the render buffer the next draw reads. */
+enum gc_status gc_app_export(struct gc_app *a);
+/* Puts the simulation on hold after a failure and remembers one message for title and HUD;
+ * later failures are not reported until a reset. */
+void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what);
+
+/* app.c: assembly, reset. */
 enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
                            const struct gc_bodies *initial, struct gc_backend *backend,
                            struct gc_comm *comm);
@@ -175,19 +193,13 @@ enum gc_status gc_app_prerun(struct gc_app *a);
 /* The GL side, once a context is current: renderer, post, HUD, pacer, the first picture. */
 enum gc_status gc_app_gl_init(struct gc_app *a);
 void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
-/* Puts the simulation on hold after a failure and remembers one message for title and HUD;
- * later failures are not reported until a reset. */
-void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what);
 /* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
  * the last complete snapshot. */
 void gc_app_report_stop(struct gc_app *a);
 void gc_app_reset(struct gc_app *a); /* key 'r' */
-int gc_app_henon(const struct gc_app *a);
-int gc_app_block_steps(const struct gc_app *a);
 
 /* frame_loop.c: the simulation's part of each frame. */
 void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
-enum gc_status gc_app_export(struct gc_app *a);
 void gc_app_advance(struct gc_app *a, int may_step);
 void gc_app_frame_begin(struct gc_app *a);
 void gc_app_frame_end(struct gc_app *a);
@@ -216,12 +228,11 @@ void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
 void gc_app_input_motion(struct gc_app *a, int x, int y);
 void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
 
-/* stats.c: rates, energy, the simulated time as text. */
+/* stats.c: rates and energy. */
 void gc_app_stats_init(struct gc_app *a);
 void gc_app_stats_update(struct gc_app *a, double now);
 void gc_app_energy_measure(struct gc_app *a, double now);
 void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
-void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
 
 /* playback.c: speed and direction, going back, the clock's words, notes. */
 /* The automatic speed brings the first passage this many seconds of wall clock after the
@@ -258,10 +269,6 @@ void gc_app_clock_text(const struct gc_app *a, char *clock, size_t clock_size, c
 void gc_app_note(struct gc_app *a, int warn, const char *fmt, ...) GC_PRINTF(3, 4);
 /* The rate shown, measured once a second (stats). */
 void gc_app_playback_measure(struct gc_app *a, double now);
-/* The name of galaxy g for labels ("Milky Way"); NULL when it has none (a star cluster). */
-const char *gc_app_galaxy_name(const struct gc_app *a, int g);
-/* "Milky Way and Andromeda (8192 bodies)": what the window's title names. */
-void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size);
 
 /* timeline_bar.c, annotations.c: the time line at the bottom of the window; the galaxies'
  * names, the scale bar, the colours' legend. */
@@ -283,10 +290,7 @@ int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the p
 void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
 void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
-/* window.c: what only the window does (the title is left alone headless). */
-void gc_app_window_title(struct gc_app *a, const char *text);
-/* The title that names the program and the scene. */
-void gc_app_window_scene_title(struct gc_app *a);
+/* window.c: what only the window does. */
 void gc_app_window_quit(struct gc_app *a);
 void gc_app_window_fullscreen(struct gc_app *a);
 

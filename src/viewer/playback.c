@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 /* The speed keys multiply or divide the rate by this. */
 #define SPEED_STEP 2.0
@@ -340,28 +339,4 @@ void gc_app_playback_measure(struct gc_app *a, double now)
         pb->shown_rate = fabs(t - pb->rate_sim_t) / (now - pb->rate_wall_t);
     pb->rate_sim_t = t;
     pb->rate_wall_t = now;
-}
-
-const char *gc_app_galaxy_name(const struct gc_app *a, int g)
-{
-    static const char *const builtin[2] = {"Milky Way", "Andromeda"};
-    static const char *const table[2] = {"Galaxy A", "Galaxy B"};
-    if (gc_app_henon(a) || g < 0 || g > 1)
-        return NULL;
-    return a->opt->data ? table[g] : builtin[g];
-}
-
-void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size)
-{
-    const char *what;
-    if (a->opt->data) {
-        const char *slash = strrchr(a->opt->data, '/');
-        snprintf(buf, size, "%s (%zu bodies)", slash ? slash + 1 : a->opt->data, a->initial->n);
-        return;
-    }
-    what = strcmp(a->opt->model, "mw-m31") == 0        ? "Milky Way and Andromeda"
-           : strcmp(a->opt->model, "single") == 0      ? "a disk galaxy"
-           : strncmp(a->opt->model, "plummer", 7) == 0 ? "a Plummer star cluster"
-                                                       : "Burrau's three-body problem";
-    snprintf(buf, size, "%s (%zu bodies)", what, a->initial->n);
 }

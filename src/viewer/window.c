@@ -18,20 +18,6 @@
  * must not make the camera jump). */
 #define MAX_FRAME_DT 0.1
 
-void gc_app_window_title(struct gc_app *a, const char *text)
-{
-    if (!a->headless)
-        glutSetWindowTitle(text);
-}
-
-void gc_app_window_scene_title(struct gc_app *a)
-{
-    char scene[200], title[240];
-    gc_app_scene_name(a, scene, sizeof scene);
-    snprintf(title, sizeof title, "galaxy: %s", scene);
-    gc_app_window_title(a, title);
-}
-
 void gc_app_window_quit(struct gc_app *a)
 {
     gc_app_gl_teardown(a);  /* the window's context is current in this callback */

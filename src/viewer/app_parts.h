@@ -63,7 +63,7 @@ struct gc_app_picture {
     unsigned screenshot_seq;         /* number of the next screenshot or movie file */
 };
 
-/* The view's (input.c): camera, the director's moves and where the galaxies are. */
+/* The views' (views.c): camera, the director's moves and where the galaxies are. */
 struct gc_app_view {
     struct gc_camera camera, home;   /* current view and the one 'r' restores */
     float home_aspect;               /* the window's width / height the home view fits */
@@ -183,7 +183,17 @@ enum gc_status gc_app_export(struct gc_app *a);
  * later failures are not reported until a reset. */
 void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what);
 
-/* app.c: assembly, reset. */
+/* views.c: the home view, the camera, where the galaxies are. */
+void gc_app_view_init(struct gc_app *a);
+void gc_app_view_reset(struct gc_app *a);
+void gc_app_view_refit(struct gc_app *a); /* the window changed shape */
+void gc_app_view_set(struct gc_app *a, enum gc_view v);
+void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
+int gc_app_view_still(const struct gc_app *a);
+/* Where the galaxies are, re-measured every few frames while asked for; NULL when unknown. */
+const struct gc_track *gc_app_view_track(struct gc_app *a);
+
+/* app.c: assembly. */
 enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
                            const struct gc_bodies *initial, struct gc_backend *backend,
                            struct gc_comm *comm);
@@ -196,7 +206,6 @@ void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
 /* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
  * the last complete snapshot. */
 void gc_app_report_stop(struct gc_app *a);
-void gc_app_reset(struct gc_app *a); /* key 'r' */
 
 /* frame_loop.c: the simulation's part of each frame. */
 void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
@@ -214,15 +223,7 @@ void gc_app_picture_outputs(struct gc_app *a);
 enum gc_status gc_app_picture_save(struct gc_app *a, const char *path);
 enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
 
-/* input.c: keys, mouse and views. */
-void gc_app_view_init(struct gc_app *a);
-void gc_app_view_reset(struct gc_app *a);
-void gc_app_view_refit(struct gc_app *a); /* the window changed shape */
-void gc_app_view_set(struct gc_app *a, enum gc_view v);
-void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
-int gc_app_view_still(const struct gc_app *a);
-/* Where the galaxies are, re-measured every few frames while asked for; NULL when unknown. */
-const struct gc_track *gc_app_view_track(struct gc_app *a);
+/* input.c: keys and mouse. */
 void gc_app_input_key(struct gc_app *a, unsigned char key);
 void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
 void gc_app_input_motion(struct gc_app *a, int x, int y);
@@ -251,6 +252,7 @@ void gc_app_playback_landed(struct gc_app *a);
 /* The one way to put the run at time t (N-body units): the time line's seek, then the
  * picture and the views catch up. */
 void gc_app_seek(struct gc_app *a, double t);
+void gc_app_reset(struct gc_app *a); /* key 'r' */
 void gc_app_speed(struct gc_app *a, int change);     /* +1 faster, -1 slower, 0 automatic */
 void gc_app_direction(struct gc_app *a, int backwards);
 void gc_app_jump_event(struct gc_app *a, int later); /* Page Down (1), Page Up (0) */
@@ -282,8 +284,6 @@ void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float
 /* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
 void gc_app_scene_init(struct gc_app *a);
 void gc_app_scene_free(struct gc_app *a);
-/* The home view: --camera, else an encounter's sky view, else framed from the default angle. */
-void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *home);
 void gc_app_scene_modes(struct gc_app *a);              /* --draw, --colour (GL ready) */
 int gc_app_scene_key(struct gc_app *a, int key);        /* 1 = the key was the panel's */
 int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the panel's */

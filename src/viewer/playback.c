@@ -1,4 +1,4 @@
-/* The viewer's playback: how fast and which way simulated time goes, jumps along the time line, the clock's words and notes on screen. */
+/* The viewer's playback: how fast and which way simulated time goes, jumps along the time line and back to its start, the clock's words and notes on screen. */
 /* SPDX-License-Identifier: MIT */
 #include "app_parts.h"
 
@@ -140,6 +140,42 @@ void gc_app_seek(struct gc_app *a, double t)
     pb->t_wall = 0.0;
     gc_app_time_text(a, 1, when, sizeof when);
     gc_log_info("at t = %s (%.2f s to get there)", when, gc_clock_seconds() - t0);
+}
+
+/* Key 'r', and a restart with new bodies: the time line at its start, seen as the first frame
+ * saw it. */
+void gc_app_reset(struct gc_app *a)
+{
+    /* After a failure the simulation is started over whatever its time; otherwise the time
+     * line goes back to its start (the events found stay). */
+    enum gc_status st = a->failure != GC_OK ? gc_sim_reset(a->sim, a->initial) : GC_OK;
+    if (st == GC_OK)
+        st = gc_timeline_seek(&a->playback.timeline, a->sim, NULL, a->initial,
+                              a->playback.timeline.start);
+    gc_app_view_reset(a);
+    a->input.step_once = 0;
+    a->frames.stepped = 0;
+    a->playback.backwards = 0;
+    a->playback.owed = 0.0;
+    a->playback.labels_from = gc_clock_seconds(); /* the names again */
+    /* Meter afresh: the first frame after a reset looks exactly as the very first did. */
+    a->picture.exposure.metered = 0;
+    a->picture.exposure.adapting = 0;
+    if (st == GC_OK)
+        st = gc_app_export(a);
+    if (st != GC_OK) {
+        a->failure = GC_OK;  /* report the new failure */
+        gc_app_fail(a, st, "reset");
+        return;
+    }
+    if (a->failure != GC_OK) {
+        /* A reset after a failure starts over from a clean state, paused. */
+        a->failure = GC_OK;
+        a->failure_msg[0] = '\0';
+        gc_app_window_scene_title(a);
+    }
+    if (a->stats.energy_state > 0)
+        a->stats.drift = 0.0;
 }
 
 void gc_app_speed(struct gc_app *a, int change)

@@ -165,7 +165,10 @@ struct gc_app {
     char failure_msg[160];
 };
 
-/* run.c: what every part asks of the run; it calls none of them. */
+/* The calls between the parts, bottom up: a part calls only those declared above it, so
+ * none of them depends on the ones that drive it (tools/layering.sh checks the object files). */
+
+/* run.c: what every part asks of the run. */
 int gc_app_henon(const struct gc_app *a);
 int gc_app_block_steps(const struct gc_app *a);
 /* The simulated time as text: style 0 the HUD's, 1 the title's and log's, 2 --present's. */
@@ -192,48 +195,6 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
 int gc_app_view_still(const struct gc_app *a);
 /* Where the galaxies are, re-measured every few frames while asked for; NULL when unknown. */
 const struct gc_track *gc_app_view_track(struct gc_app *a);
-
-/* app.c: assembly. */
-enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
-                           const struct gc_bodies *initial, struct gc_backend *backend,
-                           struct gc_comm *comm);
-void gc_app_free(struct gc_app *a); /* also after a failed gc_app_init */
-/* Before the first frame: the energy at the start, then --start-at's run without drawing. */
-enum gc_status gc_app_prerun(struct gc_app *a);
-/* The GL side, once a context is current: renderer, post, HUD, pacer, the first picture. */
-enum gc_status gc_app_gl_init(struct gc_app *a);
-void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
-/* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
- * the last complete snapshot. */
-void gc_app_report_stop(struct gc_app *a);
-
-/* frame_loop.c: the simulation's part of each frame. */
-void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
-void gc_app_advance(struct gc_app *a, int may_step);
-void gc_app_frame_begin(struct gc_app *a);
-void gc_app_frame_end(struct gc_app *a);
-
-/* picture.c: drawing, overlays, screenshots and movies. */
-enum gc_status gc_app_picture_init(struct gc_app *a);
-enum gc_status gc_app_picture_choose_raster(struct gc_app *a);
-void gc_app_picture_free(struct gc_app *a);
-void gc_app_picture_draw(struct gc_app *a);
-void gc_app_picture_to_gl(struct gc_app *a);
-void gc_app_picture_outputs(struct gc_app *a);
-enum gc_status gc_app_picture_save(struct gc_app *a, const char *path);
-enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
-
-/* input.c: keys and mouse. */
-void gc_app_input_key(struct gc_app *a, unsigned char key);
-void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
-void gc_app_input_motion(struct gc_app *a, int x, int y);
-void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
-
-/* stats.c: rates and energy. */
-void gc_app_stats_init(struct gc_app *a);
-void gc_app_stats_update(struct gc_app *a, double now);
-void gc_app_energy_measure(struct gc_app *a, double now);
-void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
 
 /* playback.c: speed and direction, going back, the clock's words, notes. */
 /* The automatic speed brings the first passage this many seconds of wall clock after the
@@ -272,15 +233,18 @@ void gc_app_note(struct gc_app *a, int warn, const char *fmt, ...) GC_PRINTF(3, 
 /* The rate shown, measured once a second (stats). */
 void gc_app_playback_measure(struct gc_app *a, double now);
 
-/* timeline_bar.c, annotations.c: the time line at the bottom of the window; the galaxies'
- * names, the scale bar, the colours' legend. */
-void gc_app_timeline_bar_draw(struct gc_app *a);
-/* Where the time line's strip begins (pixels from the top): what sits above it goes there. */
-float gc_app_timeline_bar_top(struct gc_app *a);
-/* The time (N-body units) at window pixel (x, y) when it is on the time line's strip; -1
- * elsewhere. */
-double gc_app_timeline_bar_time(struct gc_app *a, float x, float y);
-void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float proj[16]);
+/* frame_loop.c: the simulation's part of each frame. */
+void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
+void gc_app_advance(struct gc_app *a, int may_step);
+void gc_app_frame_begin(struct gc_app *a);
+void gc_app_frame_end(struct gc_app *a);
+
+/* stats.c: rates and energy. */
+void gc_app_stats_init(struct gc_app *a);
+void gc_app_stats_update(struct gc_app *a, double now);
+void gc_app_energy_measure(struct gc_app *a, double now);
+void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
+
 /* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
 void gc_app_scene_init(struct gc_app *a);
 void gc_app_scene_free(struct gc_app *a);
@@ -290,8 +254,46 @@ int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the p
 void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
 void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
-/* window.c: what only the window does. */
-void gc_app_window_quit(struct gc_app *a);
-void gc_app_window_fullscreen(struct gc_app *a);
+/* timeline_bar.c, annotations.c: the time line at the bottom of the window; the galaxies'
+ * names, the scale bar, the colours' legend. */
+void gc_app_timeline_bar_draw(struct gc_app *a);
+/* Where the time line's strip begins (pixels from the top): what sits above it goes there. */
+float gc_app_timeline_bar_top(struct gc_app *a);
+/* The time (N-body units) at window pixel (x, y) when it is on the time line's strip; -1
+ * elsewhere. */
+double gc_app_timeline_bar_time(struct gc_app *a, float x, float y);
+void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float proj[16]);
+
+/* picture.c: drawing, overlays, screenshots and movies. */
+enum gc_status gc_app_picture_init(struct gc_app *a);
+enum gc_status gc_app_picture_choose_raster(struct gc_app *a);
+void gc_app_picture_free(struct gc_app *a);
+void gc_app_picture_draw(struct gc_app *a);
+void gc_app_picture_to_gl(struct gc_app *a);
+void gc_app_picture_outputs(struct gc_app *a);
+enum gc_status gc_app_picture_save(struct gc_app *a, const char *path);
+enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
+
+/* input.c: keys and mouse. A key may ask for what only the window does (headless has none);
+ * the window does it. */
+enum gc_app_window_ask { GC_APP_WINDOW_NONE, GC_APP_WINDOW_QUIT, GC_APP_WINDOW_FULLSCREEN };
+enum gc_app_window_ask gc_app_input_key(struct gc_app *a, unsigned char key);
+void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
+void gc_app_input_motion(struct gc_app *a, int x, int y);
+void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
+
+/* app.c: assembly (for window.c and headless.c). */
+enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
+                           const struct gc_bodies *initial, struct gc_backend *backend,
+                           struct gc_comm *comm);
+void gc_app_free(struct gc_app *a); /* also after a failed gc_app_init */
+/* Before the first frame: the energy at the start, then --start-at's run without drawing. */
+enum gc_status gc_app_prerun(struct gc_app *a);
+/* The GL side, once a context is current: renderer, post, HUD, pacer, the first picture. */
+enum gc_status gc_app_gl_init(struct gc_app *a);
+void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
+/* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
+ * the last complete snapshot. */
+void gc_app_report_stop(struct gc_app *a);
 
 #endif

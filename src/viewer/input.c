@@ -53,18 +53,19 @@ static void dt_key(struct gc_app *a, unsigned char key)
                     fabsf(gc_sim_params(a->sim)->dt) * GC_MYR_PER_TIME_UNIT);
 }
 
-void gc_app_input_key(struct gc_app *a, unsigned char key)
+enum gc_app_window_ask gc_app_input_key(struct gc_app *a, unsigned char key)
 {
     struct gc_app_picture *p = &a->picture;
     struct gc_render *r = &p->render;
+    enum gc_app_window_ask ask = GC_APP_WINDOW_NONE;
     if (!p->gl_ready)
-        return;
+        return GC_APP_WINDOW_NONE;
     if (gc_app_scene_key(a, key)) {
         glutPostRedisplay();
-        return;
+        return GC_APP_WINDOW_NONE;
     }
     switch (key) {
-    case 'q': case 'Q': case 27: gc_app_window_quit(a); return;
+    case 'q': case 'Q': case 27: return GC_APP_WINDOW_QUIT;
     case ' ': if (a->failure == GC_OK) a->input.paused = !a->input.paused; break;
     case 'n': case 'N': if (a->input.paused) a->input.step_once = 1; break;
     case 'r': case 'R': gc_app_reset(a); break;
@@ -107,14 +108,15 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
     case 'j': case 'J': gc_app_direction(a, 1); break;
     case 'l': case 'L': gc_app_direction(a, 0); break;
     case 'a': case 'A': gc_app_speed(a, 0); break;
-    case 'f': case 'F': gc_app_window_fullscreen(a); break;
+    case 'f': case 'F': ask = GC_APP_WINDOW_FULLSCREEN; break;
     case 'h': case 'H': case '?': p->show_help = !p->show_help; break;
     case 'i': case 'I': p->show_hud = !p->show_hud; break;
     case 'g': case 'G': p->guides = !p->guides; break;
     case 's': case 'S': p->screenshot_pending = 1; break;
-    default: return;
+    default: return GC_APP_WINDOW_NONE;
     }
     glutPostRedisplay();
+    return ask;
 }
 
 /* Arrows, Page Up and Down, Home and End: speed and the time line; the arrows are the

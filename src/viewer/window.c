@@ -18,13 +18,13 @@
  * must not make the camera jump). */
 #define MAX_FRAME_DT 0.1
 
-void gc_app_window_quit(struct gc_app *a)
+static void quit(struct gc_app *a)
 {
     gc_app_gl_teardown(a);  /* the window's context is current in this callback */
     glutLeaveMainLoop();
 }
 
-void gc_app_window_fullscreen(struct gc_app *a)
+static void toggle_fullscreen(struct gc_app *a)
 {
     a->win.fullscreen = !a->win.fullscreen;
 #ifdef GC_HAVE_GLUT_UCALL
@@ -67,7 +67,7 @@ static void on_idle(void *ud)
     if (gc_stop_requested() || a->failure == GC_ERR_INTERRUPTED) {
         a->failure = GC_ERR_INTERRUPTED;
         gc_app_report_stop(a);
-        gc_app_window_quit(a);
+        quit(a);
         return;
     }
     gc_app_scene_idle(a);
@@ -100,7 +100,11 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
 {
     (void)x;
     (void)y;
-    gc_app_input_key(ud, key);
+    switch (gc_app_input_key(ud, key)) {
+    case GC_APP_WINDOW_QUIT: quit(ud); break;
+    case GC_APP_WINDOW_FULLSCREEN: toggle_fullscreen(ud); break;
+    case GC_APP_WINDOW_NONE: break;
+    }
 }
 
 static void on_special(int key, int x, int y, void *ud)

@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app.h"
+#include "backend.h"
+#include "bodies.h"
 #include "camera.h"
 #include "capture.h"
+#include "cli.h"
 #include "clock.h"
+#include "comm.h"
 #include "director.h"
 #include "exposure.h"
 #include "frame_fence.h"
@@ -21,6 +24,7 @@
 #include "render.h"
 #include "sim.h"
 #include "snapshots.h"
+#include "status.h"
 #include "timeline.h"
 #include "track.h"
 

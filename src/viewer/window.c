@@ -1,5 +1,6 @@
 /* The viewer's window: freeglut set-up, its callbacks (each handed the gc_app), gc_app_run. */
 /* SPDX-License-Identifier: MIT */
+#include "app.h"
 #include "app_parts.h"
 
 #include <GL/glew.h>

@@ -1,46 +1,14 @@
-/* The viewer's struct gc_app put together from its parts: init and free, reset, failures. */
+/* The viewer's struct gc_app put together from its parts: init and free, the GL side, the stop report. */
 /* SPDX-License-Identifier: MIT */
 #include "app_parts.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "initial.h"
 #include "log.h"
 #include "stop.h"
-
-void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what)
-{
-    if (a->failure != GC_OK)
-        return;
-    if (st == GC_ERR_INTERRUPTED) {
-        /* Not a failure: a stop request, which the loops end on (gc_app_report_stop). */
-        a->failure = st;
-        return;
-    }
-    a->failure = st;
-    a->input.paused = 1;
-    /* The window stays open, paused, for a look at where it failed; headless ends. */
-    snprintf(a->failure_msg, sizeof a->failure_msg, "%s failed: %s%s", what, gc_status_str(st),
-             a->headless ? "" : " (paused; r resets)");
-    gc_log_error("%s", a->failure_msg);
-    gc_app_window_title(a, a->failure_msg);
-}
-
-/* Star clusters (--model plummer, pythagorean) are in Henon units: their time is shown as
- * it is, not in Myr. */
-int gc_app_henon(const struct gc_app *a)
-{
-    return a->opt->units == GC_UNITS_HENON;
-}
-
-/* Individual (block) time steps: no single dt to show or change. */
-int gc_app_block_steps(const struct gc_app *a)
-{
-    return gc_integrator_has(gc_sim_scheme(a->sim), GC_INTEGRATOR_BLOCK_STEPS);
-}
 
 enum gc_status gc_app_gl_init(struct gc_app *a)
 {
@@ -129,40 +97,6 @@ void gc_app_free(struct gc_app *a)
     gc_timeline_free(&a->playback.timeline);
     gc_sim_destroy(a->sim);
     gc_app_scene_free(a);
-}
-
-void gc_app_reset(struct gc_app *a)
-{
-    /* After a failure the simulation is started over whatever its time; otherwise the time
-     * line goes back to its start (the events found stay). */
-    enum gc_status st = a->failure != GC_OK ? gc_sim_reset(a->sim, a->initial) : GC_OK;
-    if (st == GC_OK)
-        st = gc_timeline_seek(&a->playback.timeline, a->sim, NULL, a->initial,
-                              a->playback.timeline.start);
-    gc_app_view_reset(a);
-    a->input.step_once = 0;
-    a->frames.stepped = 0;
-    a->playback.backwards = 0;
-    a->playback.owed = 0.0;
-    a->playback.labels_from = gc_clock_seconds(); /* the names again */
-    /* Meter afresh: the first frame after a reset looks exactly as the very first did. */
-    a->picture.exposure.metered = 0;
-    a->picture.exposure.adapting = 0;
-    if (st == GC_OK)
-        st = gc_app_export(a);
-    if (st != GC_OK) {
-        a->failure = GC_OK;  /* report the new failure */
-        gc_app_fail(a, st, "reset");
-        return;
-    }
-    if (a->failure != GC_OK) {
-        /* A reset after a failure starts over from a clean state, paused. */
-        a->failure = GC_OK;
-        a->failure_msg[0] = '\0';
-        gc_app_window_scene_title(a);
-    }
-    if (a->stats.energy_state > 0)
-        a->stats.drift = 0.0;
 }
 
 void gc_app_report_stop(struct gc_app *a)

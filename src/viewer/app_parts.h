@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app.h"
+#include "backend.h"
+#include "bodies.h"
 #include "camera.h"
 #include "capture.h"
+#include "cli.h"
 #include "clock.h"
+#include "comm.h"
 #include "director.h"
 #include "exposure.h"
 #include "frame_fence.h"
@@ -21,6 +24,7 @@
 #include "render.h"
 #include "sim.h"
 #include "snapshots.h"
+#include "status.h"
 #include "timeline.h"
 #include "track.h"
 
@@ -63,7 +67,7 @@ struct gc_app_picture {
     unsigned screenshot_seq;         /* number of the next screenshot or movie file */
 };
 
-/* The view's (input.c): camera, the director's moves and where the galaxies are. */
+/* The views' (views.c): camera, the director's moves and where the galaxies are. */
 struct gc_app_view {
     struct gc_camera camera, home;   /* current view and the one 'r' restores */
     float home_aspect;               /* the window's width / height the home view fits */
@@ -165,44 +169,28 @@ struct gc_app {
     char failure_msg[160];
 };
 
-/* app.c: assembly, reset, failures. */
-enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
-                           const struct gc_bodies *initial, struct gc_backend *backend,
-                           struct gc_comm *comm);
-void gc_app_free(struct gc_app *a); /* also after a failed gc_app_init */
-/* Before the first frame: the energy at the start, then --start-at's run without drawing. */
-enum gc_status gc_app_prerun(struct gc_app *a);
-/* The GL side, once a context is current: renderer, post, HUD, pacer, the first picture. */
-enum gc_status gc_app_gl_init(struct gc_app *a);
-void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
+/* The calls between the parts, bottom up: a part calls only those declared above it, so
+ * none of them depends on the ones that drive it (tools/layering.sh checks the object files). */
+
+/* run.c: what every part asks of the run. */
+int gc_app_henon(const struct gc_app *a);
+int gc_app_block_steps(const struct gc_app *a);
+/* The simulated time as text: style 0 the HUD's, 1 the title's and log's, 2 --present's. */
+void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
+/* The name of galaxy g for labels ("Milky Way"); NULL when it has none (a star cluster). */
+const char *gc_app_galaxy_name(const struct gc_app *a, int g);
+/* "Milky Way and Andromeda (8192 bodies)": what the window's title names. */
+void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size);
+/* The window's title (left alone headless), and the one that names the program and the scene. */
+void gc_app_window_title(struct gc_app *a, const char *text);
+void gc_app_window_scene_title(struct gc_app *a);
+/* The simulation's state into the render buffer the next draw reads. */
+enum gc_status gc_app_export(struct gc_app *a);
 /* Puts the simulation on hold after a failure and remembers one message for title and HUD;
  * later failures are not reported until a reset. */
 void gc_app_fail(struct gc_app *a, enum gc_status st, const char *what);
-/* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
- * the last complete snapshot. */
-void gc_app_report_stop(struct gc_app *a);
-void gc_app_reset(struct gc_app *a); /* key 'r' */
-int gc_app_henon(const struct gc_app *a);
-int gc_app_block_steps(const struct gc_app *a);
 
-/* frame_loop.c: the simulation's part of each frame. */
-void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
-enum gc_status gc_app_export(struct gc_app *a);
-void gc_app_advance(struct gc_app *a, int may_step);
-void gc_app_frame_begin(struct gc_app *a);
-void gc_app_frame_end(struct gc_app *a);
-
-/* picture.c: drawing, overlays, screenshots and movies. */
-enum gc_status gc_app_picture_init(struct gc_app *a);
-enum gc_status gc_app_picture_choose_raster(struct gc_app *a);
-void gc_app_picture_free(struct gc_app *a);
-void gc_app_picture_draw(struct gc_app *a);
-void gc_app_picture_to_gl(struct gc_app *a);
-void gc_app_picture_outputs(struct gc_app *a);
-enum gc_status gc_app_picture_save(struct gc_app *a, const char *path);
-enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
-
-/* input.c: keys, mouse and views. */
+/* views.c: the home view, the camera, where the galaxies are. */
 void gc_app_view_init(struct gc_app *a);
 void gc_app_view_reset(struct gc_app *a);
 void gc_app_view_refit(struct gc_app *a); /* the window changed shape */
@@ -211,17 +199,6 @@ void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16]);
 int gc_app_view_still(const struct gc_app *a);
 /* Where the galaxies are, re-measured every few frames while asked for; NULL when unknown. */
 const struct gc_track *gc_app_view_track(struct gc_app *a);
-void gc_app_input_key(struct gc_app *a, unsigned char key);
-void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
-void gc_app_input_motion(struct gc_app *a, int x, int y);
-void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
-
-/* stats.c: rates, energy, the simulated time as text. */
-void gc_app_stats_init(struct gc_app *a);
-void gc_app_stats_update(struct gc_app *a, double now);
-void gc_app_energy_measure(struct gc_app *a, double now);
-void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
-void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size);
 
 /* playback.c: speed and direction, going back, the clock's words, notes. */
 /* The automatic speed brings the first passage this many seconds of wall clock after the
@@ -240,6 +217,7 @@ void gc_app_playback_landed(struct gc_app *a);
 /* The one way to put the run at time t (N-body units): the time line's seek, then the
  * picture and the views catch up. */
 void gc_app_seek(struct gc_app *a, double t);
+void gc_app_reset(struct gc_app *a); /* key 'r' */
 void gc_app_speed(struct gc_app *a, int change);     /* +1 faster, -1 slower, 0 automatic */
 void gc_app_direction(struct gc_app *a, int backwards);
 void gc_app_jump_event(struct gc_app *a, int later); /* Page Down (1), Page Up (0) */
@@ -258,10 +236,27 @@ void gc_app_clock_text(const struct gc_app *a, char *clock, size_t clock_size, c
 void gc_app_note(struct gc_app *a, int warn, const char *fmt, ...) GC_PRINTF(3, 4);
 /* The rate shown, measured once a second (stats). */
 void gc_app_playback_measure(struct gc_app *a, double now);
-/* The name of galaxy g for labels ("Milky Way"); NULL when it has none (a star cluster). */
-const char *gc_app_galaxy_name(const struct gc_app *a, int g);
-/* "Milky Way and Andromeda (8192 bodies)": what the window's title names. */
-void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size);
+
+/* frame_loop.c: the simulation's part of each frame. */
+void gc_app_frames_init(struct gc_app *a); /* the pacer and its fences (GL current) */
+void gc_app_advance(struct gc_app *a, int may_step);
+void gc_app_frame_begin(struct gc_app *a);
+void gc_app_frame_end(struct gc_app *a);
+
+/* stats.c: rates and energy. */
+void gc_app_stats_init(struct gc_app *a);
+void gc_app_stats_update(struct gc_app *a, double now);
+void gc_app_energy_measure(struct gc_app *a, double now);
+void gc_app_energy_refresh(struct gc_app *a, double now, int busy);
+
+/* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
+void gc_app_scene_init(struct gc_app *a);
+void gc_app_scene_free(struct gc_app *a);
+void gc_app_scene_modes(struct gc_app *a);              /* --draw, --colour (GL ready) */
+int gc_app_scene_key(struct gc_app *a, int key);        /* 1 = the key was the panel's */
+int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the panel's */
+void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
+void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
 /* timeline_bar.c, annotations.c: the time line at the bottom of the window; the galaxies'
  * names, the scale bar, the colours' legend. */
@@ -272,22 +267,37 @@ float gc_app_timeline_bar_top(struct gc_app *a);
  * elsewhere. */
 double gc_app_timeline_bar_time(struct gc_app *a, float x, float y);
 void gc_app_annotations_draw(struct gc_app *a, const float view[16], const float proj[16]);
-/* app_scene.c: the encounter panel (key e), restarts, scenes (key w). */
-void gc_app_scene_init(struct gc_app *a);
-void gc_app_scene_free(struct gc_app *a);
-/* The home view: --camera, else an encounter's sky view, else framed from the default angle. */
-void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *home);
-void gc_app_scene_modes(struct gc_app *a);              /* --draw, --colour (GL ready) */
-int gc_app_scene_key(struct gc_app *a, int key);        /* 1 = the key was the panel's */
-int gc_app_scene_mouse(struct gc_app *a, int button, int x, int y); /* 1 = the panel's */
-void gc_app_scene_idle(struct gc_app *a);               /* a pending restart */
-void gc_app_scene_draw(struct gc_app *a);               /* the panel, when open */
 
-/* window.c: what only the window does (the title is left alone headless). */
-void gc_app_window_title(struct gc_app *a, const char *text);
-/* The title that names the program and the scene. */
-void gc_app_window_scene_title(struct gc_app *a);
-void gc_app_window_quit(struct gc_app *a);
-void gc_app_window_fullscreen(struct gc_app *a);
+/* picture.c: drawing, overlays, screenshots and movies. */
+enum gc_status gc_app_picture_init(struct gc_app *a);
+enum gc_status gc_app_picture_choose_raster(struct gc_app *a);
+void gc_app_picture_free(struct gc_app *a);
+void gc_app_picture_draw(struct gc_app *a);
+void gc_app_picture_to_gl(struct gc_app *a);
+void gc_app_picture_outputs(struct gc_app *a);
+enum gc_status gc_app_picture_save(struct gc_app *a, const char *path);
+enum gc_status gc_app_picture_record(struct gc_app *a, const char *path);
+
+/* input.c: keys and mouse. A key may ask for what only the window does (headless has none);
+ * the window does it. */
+enum gc_app_window_ask { GC_APP_WINDOW_NONE, GC_APP_WINDOW_QUIT, GC_APP_WINDOW_FULLSCREEN };
+enum gc_app_window_ask gc_app_input_key(struct gc_app *a, unsigned char key);
+void gc_app_input_button(struct gc_app *a, int button, int state, int x, int y);
+void gc_app_input_motion(struct gc_app *a, int x, int y);
+void gc_app_input_special(struct gc_app *a, int key); /* GLUT_KEY_* */
+
+/* app.c: assembly (for window.c and headless.c). */
+enum gc_status gc_app_init(struct gc_app *a, const struct gc_options *opt,
+                           const struct gc_bodies *initial, struct gc_backend *backend,
+                           struct gc_comm *comm);
+void gc_app_free(struct gc_app *a); /* also after a failed gc_app_init */
+/* Before the first frame: the energy at the start, then --start-at's run without drawing. */
+enum gc_status gc_app_prerun(struct gc_app *a);
+/* The GL side, once a context is current: renderer, post, HUD, pacer, the first picture. */
+enum gc_status gc_app_gl_init(struct gc_app *a);
+void gc_app_gl_teardown(struct gc_app *a); /* safe to call twice */
+/* The one line a run stopped by SIGINT or SIGTERM ends with: signal, time, steps, frames,
+ * the last complete snapshot. */
+void gc_app_report_stop(struct gc_app *a);
 
 #endif

@@ -61,33 +61,6 @@ void gc_app_scene_free(struct gc_app *a)
     gc_bodies_free(&a->scene.own);
 }
 
-void gc_app_scene_home(const struct gc_app *a, float aspect, struct gc_camera *home)
-{
-    const struct gc_options *o = a->opt;
-    const struct gc_bodies *b = a->initial;
-    if (o->camera_given) {
-        /* --camera: the view as given (a scene's camera), fitted only for its zoom limits */
-        gc_camera_fit(home, b->pos, b->tag, b->n, aspect);
-        home->yaw = (float)o->camera[0] * PI_F / 180.0f;
-        home->pitch = (float)o->camera[1] * PI_F / 180.0f;
-        home->distance = (float)o->camera[2];
-        for (int k = 0; k < 3; k++)
-            home->target[k] = (float)o->camera[3 + k];
-        home->min_distance = fminf(home->min_distance, 0.5f * home->distance);
-        home->max_distance = fmaxf(home->max_distance, 2.0f * home->distance);
-    } else if (a->scene.pair && !a->scene.running.legacy) {
-        /* An encounter is built in its sky frame: seen from -y, z up (encounter.h). Far
-         * enough for a sphere around the stars too: two galaxies one behind the other at the
-         * start would be framed as one, and meet and throw tails well outside that frame. */
-        gc_camera_fit_at(home, -0.5f * PI_F, 0.0f, GC_CAMERA_FIT_KEEP, b->pos, b->tag, b->n,
-                         aspect);
-        home->distance = fmaxf(home->distance,
-                               gc_camera_sphere_distance(home, b->pos, b->tag, b->n));
-    } else {
-        gc_camera_fit(home, b->pos, b->tag, b->n, aspect);
-    }
-}
-
 /* --draw and --colour (a scene's view) onto the renderer, once it exists. */
 void gc_app_scene_modes(struct gc_app *a)
 {

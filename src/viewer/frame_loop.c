@@ -30,15 +30,6 @@ void gc_app_frames_init(struct gc_app *a)
     gc_pacer_init(&a->frames.pacer, &ops, 0);
 }
 
-/* Backend -> render buffer -> VBO (the set the next draw reads). */
-enum gc_status gc_app_export(struct gc_app *a)
-{
-    enum gc_status st = gc_sim_export(a->sim, gc_render_target(&a->picture.render));
-    if (st == GC_OK)
-        st = gc_render_upload(&a->picture.render);
-    return st;
-}
-
 static unsigned auto_steps_for(double step_s, unsigned k)
 {
     double want = step_s > 0.0 ? AUTO_STEP_BUDGET_S / step_s : 2.0 * k;

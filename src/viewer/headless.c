@@ -1,5 +1,6 @@
 /* The viewer without a window: EGL offscreen frames (--frames K), the run's figures, --screenshot. */
 /* SPDX-License-Identifier: MIT */
+#include "app.h"
 #include "app_parts.h"
 
 #include <GL/glew.h>

@@ -1,140 +1,11 @@
-/* The viewer's input and views: keys, mouse, the camera the director moves, the galaxies' track. */
+/* The viewer's input: keys and mouse, handed to the part each belongs to. */
 /* SPDX-License-Identifier: MIT */
 #include "app_parts.h"
 
 #include <GL/freeglut.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "log.h"
-#include "tour.h"
-
-/* A following view re-measures where the galaxies are every this many frames, from this
- * many bodies at most: a download of all bodies at 1M would cost a large part of a frame,
- * so it is sampled and spread over frames; the director smooths between measurements. */
-#define TRACK_EVERY 15u
-#define TRACK_SAMPLES 32768
-
-static float window_aspect(const struct gc_app *a)
-{
-    return (float)a->picture.fb_w / (float)(a->picture.fb_h > 0 ? a->picture.fb_h : 1);
-}
-
-void gc_app_view_init(struct gc_app *a)
-{
-    struct gc_track t0;
-    /* The tour looks along the orbit's normal as it is at the start (later there is no
-     * orbit to measure); a set with no stars at all is simply not tracked. */
-    memset(&t0, 0, sizeof t0);
-    t0.orbit_axis[2] = 1.0f;
-    if (gc_track_measure(a->initial, TRACK_SAMPLES, &t0) == GC_OK) {
-        a->view.track = t0;
-        a->view.track_ok = 1;
-    }
-    /* The home view frames the stars (dark matter, hidden by default, spreads ~10x wider)
-     * in the window as it opens. */
-    a->view.home_aspect = window_aspect(a);
-    gc_app_scene_home(a, a->view.home_aspect, &a->view.home);
-    a->view.sprite_distance = gc_camera_sphere_distance(&a->view.home, a->initial->pos,
-                                                        a->initial->tag, a->initial->n);
-    gc_director_init(&a->view.director, &a->view.home, t0.orbit_axis);
-}
-
-/* A window of another shape frames the stars differently: the home view is fitted again
- * (to the bodies as they started, as at the start), and a camera still at home, free and
- * untouched, goes with it; one the user moved stays where it is. */
-void gc_app_view_refit(struct gc_app *a)
-{
-    const float aspect = window_aspect(a);
-    int at_home;
-    if (!(a->view.home_aspect > 0.0f) || fabsf(aspect - a->view.home_aspect) <=
-                                             1e-3f * a->view.home_aspect)
-        return;
-    at_home = a->view.director.view == GC_VIEW_FREE && !a->view.director.orbit &&
-              memcmp(&a->view.camera, &a->view.home, sizeof a->view.camera) == 0;
-    a->view.home_aspect = aspect;
-    gc_app_scene_home(a, aspect, &a->view.home);
-    a->view.director.home = a->view.home;
-    if (at_home)
-        a->view.camera = a->view.home;
-}
-
-/* Key 'r': the home view, free, not orbiting; the track is measured afresh when needed. */
-void gc_app_view_reset(struct gc_app *a)
-{
-    a->view.camera = a->view.home;
-    gc_director_set_view(&a->view.director, GC_VIEW_FREE, &a->view.camera);
-    a->view.director.orbit = 0;
-    a->view.track_ok = 0;
-}
-
-/* Where the galaxies are now, for the following views: measured from a download every
- * TRACK_EVERY frames (force: now). */
-static void update_track(struct gc_app *a, int force)
-{
-    struct gc_app_view *v = &a->view;
-    enum gc_status st;
-    if (!force && v->track_ok && v->track_age < TRACK_EVERY)
-        return;
-    v->track_age = 0;
-    st = gc_sim_download(a->sim, &a->scratch);
-    if (st == GC_OK)
-        st = gc_track_measure(&a->scratch, TRACK_SAMPLES, &v->track);
-    v->track_ok = st == GC_OK;
-}
-
-const struct gc_track *gc_app_view_track(struct gc_app *a)
-{
-    update_track(a, 0);
-    return a->view.track_ok ? &a->view.track : NULL;
-}
-
-/* This frame's camera (the director's move advanced by the frame's screen time) as matrices. */
-void gc_app_view_frame(struct gc_app *a, float view[16], float proj[16])
-{
-    struct gc_app_view *v = &a->view;
-    const int w = a->picture.fb_w, h = a->picture.fb_h;
-    if (v->follow) {
-        /* Framed as the home view is, from the angle it has now, on the stars this frame
-         * shows: a headless picture late in a run keeps its tails, which the stars as they
-         * started do not reach. */
-        if (gc_sim_download(a->sim, &a->scratch) == GC_OK)
-            gc_camera_fit_at(&v->camera, v->camera.yaw, v->camera.pitch, GC_CAMERA_FOLLOW_KEEP,
-                             a->scratch.pos, a->scratch.tag, a->scratch.n, window_aspect(a));
-    } else {
-        if (gc_director_following(&v->director))
-            update_track(a, 0);
-        v->track_age++;
-        gc_director_update(&v->director, v->track_ok ? &v->track : NULL,
-                           gc_sim_time_myr(a->sim), a->frames.dt, &v->camera);
-    }
-    gc_camera_view(&v->camera, view);
-    gc_camera_projection(&v->camera, (float)w / (float)(h > 0 ? h : 1), proj);
-}
-
-/* 1 when the camera stays where it is without input (nothing followed, orbiting or moving). */
-int gc_app_view_still(const struct gc_app *a)
-{
-    const struct gc_director *d = &a->view.director;
-    return !gc_director_following(d) && !d->orbit && d->move_len <= 0.0;
-}
-
-void gc_app_view_set(struct gc_app *a, enum gc_view v)
-{
-    if (v == GC_VIEW_TOUR && gc_app_henon(a)) {
-        gc_log_warn("the tour follows a galaxy encounter, timed in Myr; a star cluster has "
-                    "none ('o' orbits the camera, 1 2 3 frame it)");
-        return;
-    }
-    if (v != GC_VIEW_HOME && v != GC_VIEW_FREE)
-        update_track(a, 1);  /* frame the galaxies where they are now */
-    gc_director_set_view(&a->view.director, v, &a->view.camera);
-    if (v == GC_VIEW_TOUR) {
-        const struct gc_tour_shot *s = gc_tour_shot(gc_tour_at(gc_sim_time_myr(a->sim)));
-        gc_log_info("tour: %s (%.0f Myr)", s->name, gc_sim_time_myr(a->sim));
-    }
-}
 
 static void toggle_recording(struct gc_app *a)
 {
@@ -182,18 +53,19 @@ static void dt_key(struct gc_app *a, unsigned char key)
                     fabsf(gc_sim_params(a->sim)->dt) * GC_MYR_PER_TIME_UNIT);
 }
 
-void gc_app_input_key(struct gc_app *a, unsigned char key)
+enum gc_app_window_ask gc_app_input_key(struct gc_app *a, unsigned char key)
 {
     struct gc_app_picture *p = &a->picture;
     struct gc_render *r = &p->render;
+    enum gc_app_window_ask ask = GC_APP_WINDOW_NONE;
     if (!p->gl_ready)
-        return;
+        return GC_APP_WINDOW_NONE;
     if (gc_app_scene_key(a, key)) {
         glutPostRedisplay();
-        return;
+        return GC_APP_WINDOW_NONE;
     }
     switch (key) {
-    case 'q': case 'Q': case 27: gc_app_window_quit(a); return;
+    case 'q': case 'Q': case 27: return GC_APP_WINDOW_QUIT;
     case ' ': if (a->failure == GC_OK) a->input.paused = !a->input.paused; break;
     case 'n': case 'N': if (a->input.paused) a->input.step_once = 1; break;
     case 'r': case 'R': gc_app_reset(a); break;
@@ -236,14 +108,15 @@ void gc_app_input_key(struct gc_app *a, unsigned char key)
     case 'j': case 'J': gc_app_direction(a, 1); break;
     case 'l': case 'L': gc_app_direction(a, 0); break;
     case 'a': case 'A': gc_app_speed(a, 0); break;
-    case 'f': case 'F': gc_app_window_fullscreen(a); break;
+    case 'f': case 'F': ask = GC_APP_WINDOW_FULLSCREEN; break;
     case 'h': case 'H': case '?': p->show_help = !p->show_help; break;
     case 'i': case 'I': p->show_hud = !p->show_hud; break;
     case 'g': case 'G': p->guides = !p->guides; break;
     case 's': case 'S': p->screenshot_pending = 1; break;
-    default: return;
+    default: return GC_APP_WINDOW_NONE;
     }
     glutPostRedisplay();
+    return ask;
 }
 
 /* Arrows, Page Up and Down, Home and End: speed and the time line; the arrows are the

@@ -1,11 +1,10 @@
-/* The viewer's playback: how fast and which way simulated time goes, jumps along the time line, the clock's words and notes on screen. */
+/* The viewer's playback: how fast and which way simulated time goes, jumps along the time line and back to its start, the clock's words and notes on screen. */
 /* SPDX-License-Identifier: MIT */
 #include "app_parts.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 /* The speed keys multiply or divide the rate by this. */
 #define SPEED_STEP 2.0
@@ -141,6 +140,42 @@ void gc_app_seek(struct gc_app *a, double t)
     pb->t_wall = 0.0;
     gc_app_time_text(a, 1, when, sizeof when);
     gc_log_info("at t = %s (%.2f s to get there)", when, gc_clock_seconds() - t0);
+}
+
+/* Key 'r', and a restart with new bodies: the time line at its start, seen as the first frame
+ * saw it. */
+void gc_app_reset(struct gc_app *a)
+{
+    /* After a failure the simulation is started over whatever its time; otherwise the time
+     * line goes back to its start (the events found stay). */
+    enum gc_status st = a->failure != GC_OK ? gc_sim_reset(a->sim, a->initial) : GC_OK;
+    if (st == GC_OK)
+        st = gc_timeline_seek(&a->playback.timeline, a->sim, NULL, a->initial,
+                              a->playback.timeline.start);
+    gc_app_view_reset(a);
+    a->input.step_once = 0;
+    a->frames.stepped = 0;
+    a->playback.backwards = 0;
+    a->playback.owed = 0.0;
+    a->playback.labels_from = gc_clock_seconds(); /* the names again */
+    /* Meter afresh: the first frame after a reset looks exactly as the very first did. */
+    a->picture.exposure.metered = 0;
+    a->picture.exposure.adapting = 0;
+    if (st == GC_OK)
+        st = gc_app_export(a);
+    if (st != GC_OK) {
+        a->failure = GC_OK;  /* report the new failure */
+        gc_app_fail(a, st, "reset");
+        return;
+    }
+    if (a->failure != GC_OK) {
+        /* A reset after a failure starts over from a clean state, paused. */
+        a->failure = GC_OK;
+        a->failure_msg[0] = '\0';
+        gc_app_window_scene_title(a);
+    }
+    if (a->stats.energy_state > 0)
+        a->stats.drift = 0.0;
 }
 
 void gc_app_speed(struct gc_app *a, int change)
@@ -340,28 +375,4 @@ void gc_app_playback_measure(struct gc_app *a, double now)
         pb->shown_rate = fabs(t - pb->rate_sim_t) / (now - pb->rate_wall_t);
     pb->rate_sim_t = t;
     pb->rate_wall_t = now;
-}
-
-const char *gc_app_galaxy_name(const struct gc_app *a, int g)
-{
-    static const char *const builtin[2] = {"Milky Way", "Andromeda"};
-    static const char *const table[2] = {"Galaxy A", "Galaxy B"};
-    if (gc_app_henon(a) || g < 0 || g > 1)
-        return NULL;
-    return a->opt->data ? table[g] : builtin[g];
-}
-
-void gc_app_scene_name(const struct gc_app *a, char *buf, size_t size)
-{
-    const char *what;
-    if (a->opt->data) {
-        const char *slash = strrchr(a->opt->data, '/');
-        snprintf(buf, size, "%s (%zu bodies)", slash ? slash + 1 : a->opt->data, a->initial->n);
-        return;
-    }
-    what = strcmp(a->opt->model, "mw-m31") == 0        ? "Milky Way and Andromeda"
-           : strcmp(a->opt->model, "single") == 0      ? "a disk galaxy"
-           : strncmp(a->opt->model, "plummer", 7) == 0 ? "a Plummer star cluster"
-                                                       : "Burrau's three-body problem";
-    snprintf(buf, size, "%s (%zu bodies)", what, a->initial->n);
 }

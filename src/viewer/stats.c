@@ -60,20 +60,6 @@ void gc_app_energy_refresh(struct gc_app *a, double now, int busy)
         gc_app_energy_measure(a, now);
 }
 
-/* The simulated time for the HUD (style 0: "123.4 Myr"), the title and log (1: "123.4 Myr")
- * or --present (2: "123 million years into the simulation": time since the start, which
- * a listener must not take for time from today); Henon units say so (the HUD's shorter). */
-void gc_app_time_text(const struct gc_app *a, int style, char *buf, size_t size)
-{
-    double t = gc_sim_time(a->sim);
-    if (gc_app_henon(a))
-        snprintf(buf, size, style == 2 ? "t = %.2f Henon units" : style == 1 ? "%.4g Henon units"
-                                                                         : "%.4g Henon", t);
-    else
-        snprintf(buf, size, style == 2 ? "%.0f million years into the simulation" : "%.1f Myr",
-                 t * GC_MYR_PER_TIME_UNIT);
-}
-
 /* With the statistics shown ('i'), the window's title carries the rates too (scripts read
  * them there); otherwise it names the scene. */
 static void title(struct gc_app *a)

@@ -1,5 +1,6 @@
 /* The viewer's window: freeglut set-up, its callbacks (each handed the gc_app), gc_app_run. */
 /* SPDX-License-Identifier: MIT */
+#include "app.h"
 #include "app_parts.h"
 
 #include <GL/glew.h>
@@ -18,27 +19,13 @@
  * must not make the camera jump). */
 #define MAX_FRAME_DT 0.1
 
-void gc_app_window_title(struct gc_app *a, const char *text)
-{
-    if (!a->headless)
-        glutSetWindowTitle(text);
-}
-
-void gc_app_window_scene_title(struct gc_app *a)
-{
-    char scene[200], title[240];
-    gc_app_scene_name(a, scene, sizeof scene);
-    snprintf(title, sizeof title, "galaxy: %s", scene);
-    gc_app_window_title(a, title);
-}
-
-void gc_app_window_quit(struct gc_app *a)
+static void quit(struct gc_app *a)
 {
     gc_app_gl_teardown(a);  /* the window's context is current in this callback */
     glutLeaveMainLoop();
 }
 
-void gc_app_window_fullscreen(struct gc_app *a)
+static void toggle_fullscreen(struct gc_app *a)
 {
     a->win.fullscreen = !a->win.fullscreen;
 #ifdef GC_HAVE_GLUT_UCALL
@@ -81,7 +68,7 @@ static void on_idle(void *ud)
     if (gc_stop_requested() || a->failure == GC_ERR_INTERRUPTED) {
         a->failure = GC_ERR_INTERRUPTED;
         gc_app_report_stop(a);
-        gc_app_window_quit(a);
+        quit(a);
         return;
     }
     gc_app_scene_idle(a);
@@ -114,7 +101,11 @@ static void on_keyboard(unsigned char key, int x, int y, void *ud)
 {
     (void)x;
     (void)y;
-    gc_app_input_key(ud, key);
+    switch (gc_app_input_key(ud, key)) {
+    case GC_APP_WINDOW_QUIT: quit(ud); break;
+    case GC_APP_WINDOW_FULLSCREEN: toggle_fullscreen(ud); break;
+    case GC_APP_WINDOW_NONE: break;
+    }
 }
 
 static void on_special(int key, int x, int y, void *ud)

@@ -68,6 +68,20 @@ unmount() {
 }
 trap unmount EXIT
 
+# What a run killed before its trap left mounted in dir, unmounted; removing dir must never
+# reach through its bind mount of /dev into this machine's.
+release() {
+    local dir=$1 m
+    for m in dev/shm dev/pts dev sys proc; do
+        mountpoint -q "$dir/$m" && umount -l "$dir/$m"
+    done
+    if grep -q " $dir/" /proc/mounts; then
+        say "$dir still has file systems mounted in it: not removed"
+        exit 1
+    fi
+    return 0
+}
+
 # in USER COMMAND: a login shell of USER in the root, with a clean environment (no DISPLAY,
 # nothing of this machine's PATH).
 in_root() {
@@ -107,7 +121,8 @@ for c in "${cases[@]}"; do
     mkdir -p "$logs"
     unmount
     root=$work/run-$suite-$who
-    rm -rf "$root"
+    release "$root"
+    rm -rf --one-file-system "$root"
     say "$system, $who: copying the root"
     cp -a "$work/$suite.base" "$root"
     mount -t proc proc "$root/proc"

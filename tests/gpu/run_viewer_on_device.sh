@@ -17,6 +17,7 @@
 #                       tour from approach to merger, --present title and time
 # Knobs: PARTS (default "raster pictures cost ratio hang hermite movie window before-hang";
 # "wintest" runs CI's window tests here; "round" this round's before/after figures, --start-at,
+# "winba" the window at 1M before and after,
 # keyframes in GPU memory and the encounter panel's restart at 1M; "tree" the tree at 1M, 4M and 16M bodies, headless
 # and in the window, TREE_NS other sizes; "movie16m" a 1000-frame tour of 16M bodies into
 # tree16m_tour.mp4), WIN_SECONDS, WINTEST_PARTS.
@@ -531,6 +532,35 @@ check restart-1m $?
 kill "$XVFB" 2>/dev/null
 cat "$T/restart.log"
 result "encounter restart at 1M: $(grep -h 'median' "$T/restart.log" | tr '\n' ';')"
+fi
+
+if want winba && [ "$BACKEND" = cuda ] && have_before winba; then
+step "the window at 1M bodies, before and after, alternating (tree, one step a frame, statistics shown)"
+x_files
+start_xvfb "${XDISPLAY:-9}" "$T/xvfb_winba.log"
+for rep in 1 2 3; do
+    for v in before after; do
+        shaders=$T/viewer/shaders
+        [ "$v" = before ] && shaders=$T/viewer/shaders-before
+        bin=$T/viewer/bin/galaxy
+        [ "$v" = before ] && bin=$T/viewer/bin/galaxy-before
+        __GLX_VENDOR_LIBRARY_NAME=$VENDOR LD_LIBRARY_PATH=$XLIB GC_SHADER_DIR=$shaders \
+            "$bin" --backend cuda -n 1048576 --substeps 1 --size 1280x800 \
+            >"$T/winba_${v}_$rep.log" 2>&1 &
+        pid=$!
+        wid=$(timeout 90 env LD_LIBRARY_PATH="$XLIB" "$X/bin/xdotool" search --sync --onlyvisible \
+            --name '^galaxy' 2>/dev/null | head -n 1)
+        # the statistics: on at the start before, off now
+        [ "$v" = after ] && xdo key --window "$wid" i
+        sleep 10
+        result "window 1M $v $rep: $(rates "$wid")"
+        xdo key --window "$wid" q
+        timeout 30 tail --pid="$pid" -f /dev/null
+        wait "$pid"
+        check "winba-$v-$rep" $?
+    done
+done
+kill "$XVFB" 2>/dev/null
 fi
 
 step "pack"

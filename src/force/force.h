@@ -53,7 +53,7 @@ struct gc_force {
 /* "auto" takes the tree above this many bodies, or above the backend's own figure where it
  * has one (gc_backend_tree_above: the CPU's tree overtakes its all pairs far sooner): there
  * it is faster than all pairs and within the accuracy targets at the default opening angle
- * (BENCHMARKS.md, "Barnes-Hut tree"); at and below it all pairs stay exact. */
+ * (BENCHMARKS.md, "Barnes-Hut tree on the built-in pair"); at and below it all pairs stay exact. */
 #define GC_FORCE_AUTO_TREE_N 262144
 /* The method `request` names ("auto" or NULL: the best for n bodies on this backend) into
  * *out; GC_ERR_INVALID (logged, with the names) for an unknown one. */

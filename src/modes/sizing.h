@@ -14,9 +14,10 @@ extern "C" {
 #endif
 
 /* The window keeps this many frames a second, its steps taking at most this share of each
- * frame (the rest draws: a software GL renderer needs it). */
+ * frame: without a GPU the picture is drawn by a software GL renderer on the same cores,
+ * and its drawing takes more than half of a frame at the default window size. */
 #define GC_SIZING_FPS 30.0
-#define GC_SIZING_STEP_SHARE 0.5
+#define GC_SIZING_STEP_SHARE 0.3
 /* Two steps a frame (10.8 Myr a second at 30 frames/s: the first passage, 270 Myr in, after
  * 25 s), or one (5.4 Myr/s, 50 s) where two would leave fewer than GC_SIZING_MIN_N bodies:
  * never fewer than that, however slow the machine (below it the tails are a few dozen

@@ -2,8 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

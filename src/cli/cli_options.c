@@ -334,8 +334,8 @@ static enum gc_status store(struct gc_options *o, const struct gc_cli_option *op
         *(uint64_t *)field = u;
         return GC_OK;
     case GC_OPT_UINT: case GC_OPT_INT: case GC_OPT_SIZE:
-        if (!gc_cli_parse_whole(typed, val, (unsigned long long)op->lo, (unsigned long long)op->hi,
-                         &u))
+        if (!gc_cli_parse_whole(typed, val, (unsigned long long)op->lo,
+                                (unsigned long long)op->hi, &u))
             return GC_ERR_INVALID;
         if (op->kind == GC_OPT_UINT)
             *(unsigned *)field = (unsigned)u;
@@ -345,8 +345,10 @@ static enum gc_status store(struct gc_options *o, const struct gc_cli_option *op
             *(size_t *)field = (size_t)u;
         return GC_OK;
     case GC_OPT_FLOAT: case GC_OPT_DOUBLE:
-        if (!gc_cli_parse_number(typed, val, op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->lo, 0) : op->lo,
-                          op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->hi, 1) : op->hi, &d))
+        if (!gc_cli_parse_number(typed, val,
+                                 op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->lo, 0) : op->lo,
+                                 op->kind == GC_OPT_FLOAT ? gc_cli_float_bound(op->hi, 1) : op->hi,
+                                 &d))
             return GC_ERR_INVALID;
         if (op->kind == GC_OPT_FLOAT)
             *(float *)field = (float)d;

@@ -335,4 +335,3 @@ enum gc_status gc_cli_set_camera(struct gc_options *o, const char *opt, const ch
     o->camera_given = 1;
     return GC_OK;
 }
-

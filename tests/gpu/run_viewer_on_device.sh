@@ -95,8 +95,8 @@ echo "Dubinski table: $DUB"
 after --version
 ldd "$T/viewer/bin/galaxy" | grep "not found" && { echo "FAIL libraries missing"; exit 1; }
 
-# One headless run: name, timeout, then the program (after/before) and its options. The log
-# lands in $T/name.log; the exit status is checked.
+# One run: name, timeout, then the program (after/before) and its options. The log lands in
+# $T/name.log, its wall seconds in $T/name.wall; the exit status is checked.
 headless() {
     local name=$1 limit=$2
     shift 2
@@ -105,8 +105,9 @@ headless() {
     timeout -s KILL "$limit" "$@" >"$T/$name.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
+    echo "$(calc "$t1 - $t0")" >"$T/$name.wall"
     tail -n 4 "$T/$name.log"
-    echo "($name: exit $rc, $(calc "$t1 - $t0") s wall)"
+    echo "($name: exit $rc, $(cat "$T/$name.wall") s wall)"
     check "$name" $rc
     return $rc
 }
@@ -483,16 +484,6 @@ fi
 if want round && [ "$BACKEND" = cuda ]; then
 step "this round's figures: before and after (all pairs, tree, Hermite, headless frames), --start-at, keyframes, the encounter panel's restart"
 # Before and after alternate, three times each, so that a drift of the clock falls on both.
-wall() { # name limit command...: runs it, its wall seconds into $T/name.wall
-    local name=$1 limit=$2 t0 t1
-    shift 2
-    t0=$(date +%s.%N)
-    timeout -s KILL "$limit" "$@" >"$T/$name.log" 2>&1
-    local rc=$?
-    t1=$(date +%s.%N)
-    calc "$t1 - $t0" >"$T/$name.wall"
-    check "$name" $rc
-}
 # The ms/step column of a --benchmark table's row for 1048576 bodies (the tables' columns moved).
 msstep() {
     awk '/^#/ { for (i = 2; i <= NF; i++) if ($i == "ms/step") c = i - 1 }
@@ -501,10 +492,10 @@ msstep() {
 if have_before round; then
     for rep in 1 2 3; do
         for v in before after; do
-            wall "ap_${v}_$rep" 120 $v --benchmark --backend cuda -n 1048576 --repeats 5
-            wall "tree_${v}_$rep" 120 $v --benchmark --backend cuda --force tree -n 1048576 --repeats 5
-            wall "herm_${v}_$rep" 200 $v --backend cuda --model plummer -n 65536 --t-end 0.0625 --quiet
-            wall "head_${v}_$rep" 120 $v --headless --backend cuda -n 1048576 --frames 300 --size 1280x720
+            headless "ap_${v}_$rep" 120 $v --benchmark --backend cuda -n 1048576 --repeats 5
+            headless "tree_${v}_$rep" 120 $v --benchmark --backend cuda --force tree -n 1048576 --repeats 5
+            headless "herm_${v}_$rep" 200 $v --backend cuda --model plummer -n 65536 --t-end 0.0625 --quiet
+            headless "head_${v}_$rep" 120 $v --headless --backend cuda -n 1048576 --frames 300 --size 1280x720
         done
     done
     for v in before after; do
@@ -517,7 +508,7 @@ if have_before round; then
     grep -h "^ *N \|^ *1048576 " "$T/ap_after_1.log" "$T/tree_after_1.log" | head -n 6
 fi
 for n in 1048576 16777216; do
-    wall "startat_$n" 240 after --headless --backend cuda -n $n --start-at first-passage --frames 1 \
+    headless "startat_$n" 240 after --headless --backend cuda -n $n --start-at first-passage --frames 1 \
         --size 1280x720 --screenshot "$IMG/start_first_passage_$n.png"
     result "--start-at first-passage at $n: $(cat "$T/startat_$n.wall") s wall; $(grep -h 'keyframes:\|first passage\|start-at\|reached' "$T/startat_$n.log" | sed 's/galaxy: //' | tr '\n' ';')"
 done
